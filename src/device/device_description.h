@@ -1,0 +1,89 @@
+// What one emulated physical device is: everything a Vulkan app can query about it, plus what the Profiles
+// format lacks (memory, machine model, identity). Built by the profile loader (src/profile/), intersected with
+// what the driver implements, then owned read-only by a PhysicalDevice.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace crashtest {
+
+// One Vulkan output struct (something that extends VkPhysicalDeviceFeatures2 or VkPhysicalDeviceProperties2),
+// stored as its raw bytes: sizeof(struct) bytes, sType at offset 0, pNext zeroed. Kept generic so that every
+// struct vk.xml knows is handled by one code path (see src/profile/struct_table.h).
+struct StructBlob {
+  std::vector<std::byte> bytes;
+  const void* data() const { return bytes.data(); }
+  void* data() { return bytes.data(); }
+};
+
+// Format support, always held as 64-bit VkFormatFeatureFlags2 (the 32-bit VkFormatFeatureFlags bits are the
+// same bit positions; VkFormatProperties reports the low 32 bits).
+struct FormatSupport {
+  VkFormatFeatureFlags2 linearTilingFeatures = 0;
+  VkFormatFeatureFlags2 optimalTilingFeatures = 0;
+  VkFormatFeatureFlags2 bufferFeatures = 0;
+};
+
+// The statistics machine model ([statistics] issue). Per-invocation register counts are in 32-bit registers.
+struct LatencyTable {
+  uint32_t alu = 4;            // simple integer / float arithmetic
+  uint32_t transcendental = 16;  // exp, log, sin, rcp, sqrt ...
+  uint32_t memory = 300;       // global (buffer) load/store
+  uint32_t shared = 30;        // workgroup memory
+  uint32_t texture = 400;      // image sample / fetch
+  uint32_t branch = 8;         // control flow
+  uint32_t barrier = 20;       // barriers
+  uint32_t atomic = 400;       // atomics
+};
+
+struct MachineModel {
+  uint32_t registerBudget = 256;        // most 32-bit registers one invocation may use before spilling
+  uint32_t registerFilePerLane = 1024;  // 32-bit registers per lane per core, shared by resident subgroups
+  uint32_t allocationGranule = 8;       // registers are allocated in multiples of this
+  uint32_t maxSubgroupsPerCore = 16;    // hardware cap on resident subgroups per core
+  uint32_t sharedMemoryPerCore = 65536; // bytes of workgroup memory per core
+  uint32_t coreCount = 40;              // cores (CUs / SMs / shader cores), informative
+  uint32_t minSubgroupSize = 32;
+  uint32_t maxSubgroupSize = 64;
+  LatencyTable latency;
+};
+
+// A capability of the profile that the driver does not honour, so it is not advertised.
+struct DroppedCapability {
+  std::string what;    // e.g. "extension VK_KHR_ray_query", "feature VkPhysicalDeviceFeatures.geometryShader"
+  std::string reason;  // e.g. "not implemented by crashtest 0.1.0"
+};
+
+struct DeviceDescription {
+  std::string source;  // "builtin:NAME" or the profile's path, for messages
+  std::string profileName;  // the selected entry of the profile's "profiles" section, if any
+
+  VkPhysicalDeviceProperties properties{};  // includes limits and sparse properties
+  VkPhysicalDeviceFeatures features{};
+  // Structs extending VkPhysicalDeviceProperties2 / VkPhysicalDeviceFeatures2, keyed by sType. Vulkan11/12/13
+  // aggregate structs and the individual structs they contain are kept consistent by the loader.
+  std::map<VkStructureType, StructBlob> extendedProperties;
+  std::map<VkStructureType, StructBlob> extendedFeatures;
+
+  std::vector<VkExtensionProperties> extensions;  // device extensions, sorted by name
+  std::vector<VkQueueFamilyProperties> queueFamilies;
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::map<VkFormat, FormatSupport> formats;  // formats absent here are unsupported
+  MachineModel machine;
+
+  std::vector<DroppedCapability> dropped;  // filled by the intersection with the driver, for `devices --verbose`
+
+  // Helpers for the common lookups.
+  const StructBlob* FindProperties(VkStructureType sType) const;
+  const StructBlob* FindFeatures(VkStructureType sType) const;
+  bool HasExtension(const char* name) const;
+  uint32_t ExtensionSpecVersion(const char* name) const;  // 0 when absent
+};
+
+}  // namespace crashtest
