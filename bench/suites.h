@@ -1,0 +1,12 @@
+// Suites whose benchmarks depend on run-time input (the shader corpus) register them from main().
+#pragma once
+
+#include "shader_corpus.h"
+
+namespace crashtest::bench {
+
+// The corpus must outlive the benchmark run: the benchmarks keep pointers to its shaders.
+void register_pipeline_benchmarks(const Corpus& corpus);
+void register_dispatch_benchmarks(const Corpus& corpus);
+
+}  // namespace crashtest::bench

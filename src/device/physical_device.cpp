@@ -1,0 +1,76 @@
+#include "device/physical_device.h"
+
+#include <cstring>
+
+#include "common/count_array.h"
+#include "common/pnext.h"
+#include "common/struct_types.h"
+#include "format/image_format_properties.h"
+
+namespace crashtest {
+
+PhysicalDevice::PhysicalDevice(Instance& instance, DeviceDescription description, uint32_t index)
+    : DispatchableObject(VK_OBJECT_TYPE_PHYSICAL_DEVICE),
+      instance_(instance),
+      description_(std::move(description)),
+      index_(index) {}
+
+namespace {
+
+// Fills every struct of an output chain that the description has a blob for; structs it has none for (those of
+// extensions the device does not advertise, which the app must not chain) are left untouched.
+void FillChainFromBlobs(void* pNext, const std::map<VkStructureType, StructBlob>& blobs) {
+  ForEachInOutChain(pNext, [&](VkBaseOutStructure* out) {
+    auto it = blobs.find(out->sType);
+    if (it != blobs.end()) FillKeepingHeader(out, it->second.data(), it->second.bytes.size());
+  });
+}
+
+}  // namespace
+
+void PhysicalDevice::GetProperties2(VkPhysicalDeviceProperties2& properties) const {
+  properties.properties = description_.properties;
+  FillChainFromBlobs(properties.pNext, description_.extendedProperties);
+}
+
+void PhysicalDevice::GetFeatures2(VkPhysicalDeviceFeatures2& features) const {
+  features.features = description_.features;
+  FillChainFromBlobs(features.pNext, description_.extendedFeatures);
+}
+
+VkResult PhysicalDevice::GetQueueFamilyProperties(uint32_t* count, VkQueueFamilyProperties* properties) const {
+  const auto& families = description_.queueFamilies;
+  return FillCountArray(count, properties, static_cast<uint32_t>(families.size()),
+                        [&](uint32_t i, VkQueueFamilyProperties* out) { *out = families[i]; });
+}
+
+VkResult PhysicalDevice::GetQueueFamilyProperties2(uint32_t* count, VkQueueFamilyProperties2* properties) const {
+  const auto& families = description_.queueFamilies;
+  return FillCountArray(count, properties, static_cast<uint32_t>(families.size()),
+                        [&](uint32_t i, VkQueueFamilyProperties2* out) {
+                          out->queueFamilyProperties = families[i];
+                          // Chained queue-family structs (global priority, checkpoints, video) belong to
+                          // extensions crashtest does not advertise yet: left as the app gave them.
+                        });
+}
+
+void PhysicalDevice::GetMemoryProperties2(VkPhysicalDeviceMemoryProperties2& properties) const {
+  properties.memoryProperties = description_.memory;
+}
+
+void PhysicalDevice::GetFormatProperties2(VkFormat format, VkFormatProperties2& properties) const {
+  crashtest::GetFormatProperties2(description_, format, &properties);
+}
+
+VkResult PhysicalDevice::GetImageFormatProperties2(const VkPhysicalDeviceImageFormatInfo2& info,
+                                                   VkImageFormatProperties2& properties) const {
+  return GetImageFormatProperties(description_, info, &properties);
+}
+
+VkResult PhysicalDevice::EnumerateExtensions(uint32_t* count, VkExtensionProperties* properties) const {
+  const auto& extensions = description_.extensions;
+  return FillCountArray(count, properties, static_cast<uint32_t>(extensions.size()),
+                        [&](uint32_t i, VkExtensionProperties* out) { *out = extensions[i]; });
+}
+
+}  // namespace crashtest

@@ -1,0 +1,36 @@
+// The configuration file named by CRASHTEST_CONFIG: the devices to emulate (in order), the fault plan and the
+// options. See docs/configuration.md and json/schema/config.schema.json.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "device/device_description.h"
+#include "profile/diagnostics.h"
+
+namespace crashtest {
+
+struct ConfigurationResult {
+  std::string path;  // the configuration file, "" when none was given
+  std::vector<DeviceDescription> devices;  // in configuration order, already intersected with the driver
+  nlohmann::json faults = nlohmann::json::array();    // raw "faults" (validated later)
+  nlohmann::json options = nlohmann::json::object();  // raw "options"
+  Diagnostics diagnostics;
+};
+
+// The environment variable naming the configuration file.
+inline constexpr const char* kConfigEnvironmentVariable = "CRASHTEST_CONFIG";
+
+// Reads CRASHTEST_CONFIG (or, when unset or empty, configures the one device "builtin:default"). False when the
+// configuration has errors: the driver then fails vkCreateInstance with VK_ERROR_INITIALIZATION_FAILED.
+bool LoadConfiguration(ConfigurationResult& out);
+// Reads one configuration file (`crashtest check FILE [--strict]`).
+bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationResult& out);
+// Loads one device reference as a configuration entry does: "builtin:NAME" or a profile path (relative paths
+// against `baseDirectory`), optionally selecting an entry of the profile's "profiles" section.
+bool LoadDevice(const std::string& reference, const std::string& profileName, const std::string& baseDirectory,
+                bool strict, DeviceDescription& out, Diagnostics& diagnostics);
+
+}  // namespace crashtest

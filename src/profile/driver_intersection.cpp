@@ -1,0 +1,143 @@
+#include "profile/driver_intersection.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "profile/description_access.h"
+#include "profile/struct_table.h"
+
+namespace crashtest {
+namespace {
+
+std::string NotImplemented() { return std::string("not implemented by crashtest ") + CRASHTEST_VERSION; }
+
+std::string VersionText(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + '.' + std::to_string(VK_API_VERSION_MINOR(v)) + '.' +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+void IntersectApiVersion(DeviceDescription& d, const DriverCapabilities& driver) {
+  const uint32_t profile = d.properties.apiVersion;
+  const uint32_t mine = driver.maxDeviceApiVersion;
+  const uint32_t profileMinor = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(profile), VK_API_VERSION_MINOR(profile), 0);
+  const uint32_t driverMinor = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(mine), VK_API_VERSION_MINOR(mine), 0);
+  if (profileMinor <= driverMinor) return;
+  d.properties.apiVersion = mine;
+  d.dropped.push_back({"apiVersion " + VersionText(profile) + " (reporting " + VersionText(mine) + ")",
+                       "crashtest implements Vulkan " + std::to_string(VK_API_VERSION_MAJOR(mine)) + '.' +
+                           std::to_string(VK_API_VERSION_MINOR(mine)) + " device commands"});
+}
+
+void IntersectExtensions(DeviceDescription& d, const DriverCapabilities& driver) {
+  std::vector<VkExtensionProperties> kept;
+  for (VkExtensionProperties e : d.extensions) {
+    uint32_t spec = 0;
+    if (!driver.ImplementsExtension(e.extensionName, &spec)) {
+      d.dropped.push_back({std::string("extension ") + e.extensionName, NotImplemented()});
+      continue;
+    }
+    e.specVersion = std::min(e.specVersion, spec);
+    kept.push_back(e);
+  }
+  d.extensions = std::move(kept);
+}
+
+// Structs nothing provides any more (their extension was dropped and the apiVersion does not include them) go:
+// an application may not chain them, so they must not hold stale values.
+void DropUnprovidedStructs(DeviceDescription& d, const DriverCapabilities& driver,
+                           std::map<VkStructureType, StructBlob>& blobs) {
+  for (auto it = blobs.begin(); it != blobs.end();) {
+    const StructInfo* info = FindStruct(it->first);
+    // Structs of instance extensions the driver implements (e.g. VkPhysicalDeviceIDProperties through
+    // VK_KHR_external_memory_capabilities) stay: the app may chain them on any device once it enables those.
+    if (info != nullptr && !info->ProvidedBy(d.properties.apiVersion, d.extensions) &&
+        !info->ProvidedBy(0, driver.instanceExtensions)) {
+      d.dropped.push_back({"struct " + std::string(info->name), "its extension or core version is not advertised"});
+      it = blobs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+bool Implemented(const DriverCapabilities& driver, const StructInfo& s, const MemberInfo& m) {
+  if (driver.ImplementsFeature(s.name, m.name)) return true;
+  // The driver lists each feature under one name; the synonym in the VulkanXY aggregate (or the individual
+  // struct) counts as the same feature.
+  for (const MemberLinkInfo* link : MemberLinksOf(s)) {
+    if (link->individualMember == &m && driver.ImplementsFeature(link->aggregate->name, link->aggregateMember->name))
+      return true;
+    if (link->aggregateMember == &m && driver.ImplementsFeature(link->individual->name, link->individualMember->name))
+      return true;
+  }
+  return false;
+}
+
+void IntersectFeatureStruct(DeviceDescription& d, const DriverCapabilities& driver, const StructInfo& s,
+                            std::byte* bytes) {
+  for (const MemberInfo& m : s.members) {
+    if (m.kind != MemberKind::Bool32 || m.arrayLength != 0) continue;
+    VkBool32 value;
+    std::memcpy(&value, bytes + m.offset, sizeof(value));
+    if (value == VK_FALSE || Implemented(driver, s, m)) continue;
+    value = VK_FALSE;
+    std::memcpy(bytes + m.offset, &value, sizeof(value));
+    d.dropped.push_back({"feature " + std::string(s.name) + '.' + std::string(m.name), NotImplemented()});
+  }
+}
+
+void IntersectFeatures(DeviceDescription& d, const DriverCapabilities& driver) {
+  IntersectFeatureStruct(d, driver, *FindStruct("VkPhysicalDeviceFeatures"), reinterpret_cast<std::byte*>(&d.features));
+  for (auto& [sType, blob] : d.extendedFeatures)
+    if (const StructInfo* s = FindStruct(sType)) IntersectFeatureStruct(d, driver, *s, blob.bytes.data());
+}
+
+void IntersectFormats(DeviceDescription& d, const DriverCapabilities& driver) {
+  for (auto& [format, support] : d.formats) {
+    const FormatSupport mine = driver.FormatFeatures(format);
+    const FormatSupport masked{support.linearTilingFeatures & mine.linearTilingFeatures,
+                               support.optimalTilingFeatures & mine.optimalTilingFeatures,
+                               support.bufferFeatures & mine.bufferFeatures};
+    if (masked.linearTilingFeatures != support.linearTilingFeatures ||
+        masked.optimalTilingFeatures != support.optimalTilingFeatures ||
+        masked.bufferFeatures != support.bufferFeatures) {
+      std::string_view name = EnumValueName("VkFormat", format);
+      d.dropped.push_back({"format features of " + (name.empty() ? std::to_string(format) : std::string(name)),
+                           "not implemented by crashtest " CRASHTEST_VERSION " for this format"});
+    }
+    support = masked;
+  }
+}
+
+void IntersectQueueFlags(DeviceDescription& d) {
+  // Sparse binding, protected memory, video (decode 0x20, encode 0x40) and optical flow (0x100) queues need
+  // engines crashtest does not have. Written as values: encode is a provisional extension the headers hide.
+  constexpr VkQueueFlags kUnsupported = VK_QUEUE_SPARSE_BINDING_BIT | VK_QUEUE_PROTECTED_BIT | 0x20u | 0x40u | 0x100u;
+  for (std::size_t i = 0; i < d.queueFamilies.size(); ++i) {
+    VkQueueFlags removed = d.queueFamilies[i].queueFlags & kUnsupported;
+    if (removed == 0) continue;
+    d.queueFamilies[i].queueFlags &= ~kUnsupported;
+    for (uint32_t bit = 1; bit != 0 && bit <= removed; bit <<= 1) {
+      if ((removed & bit) == 0) continue;
+      std::string_view name = EnumValueName("VkQueueFlagBits", bit);
+      d.dropped.push_back({"queue family " + std::to_string(i) + ' ' +
+                               (name.empty() ? "flag " + std::to_string(bit) : std::string(name)),
+                           NotImplemented()});
+    }
+  }
+}
+
+}  // namespace
+
+void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver) {
+  IntersectApiVersion(d, driver);
+  IntersectExtensions(d, driver);
+  DropUnprovidedStructs(d, driver, d.extendedFeatures);
+  DropUnprovidedStructs(d, driver, d.extendedProperties);
+  IntersectFeatures(d, driver);
+  IntersectFormats(d, driver);
+  IntersectQueueFlags(d);
+}
+
+}  // namespace crashtest

@@ -1,0 +1,26 @@
+// Reading a JSON file with messages that name it: a missing file, and malformed JSON with line and column.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+#include <string>
+#include <string_view>
+
+#include "profile/read_context.h"
+
+namespace crashtest {
+
+// False (after reporting "cannot open ...") when the file cannot be read.
+bool ReadTextFile(const std::string& path, std::string& out, const ReadContext& ctx);
+
+// The member names of some top-level objects in the order the file writes them (Json objects are sorted).
+struct KeyOrder {
+  std::vector<std::string> topLevelKeys;  // which objects to record, e.g. {"profiles", "capabilities"}
+  std::map<std::string, std::vector<std::string>> members;
+};
+
+// nullopt (after reporting "invalid JSON: ..." at line:column) when the text is not JSON.
+std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx, KeyOrder* order = nullptr);
+
+}  // namespace crashtest

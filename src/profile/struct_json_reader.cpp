@@ -1,0 +1,305 @@
+#include "profile/struct_json_reader.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+#include "profile/closest_name.h"
+
+namespace crashtest {
+namespace {
+
+std::string Quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+std::string ClosestEnumName(const EnumTypeInfo& type, std::string_view name) {
+  std::string_view best = ClosestName(name, [&](const auto& visit) {
+    for (const EnumEntry& e : type.byName) visit(e.name);
+  });
+  return best.empty() ? std::string() : " (did you mean " + Quoted(best) + "?)";
+}
+
+const char* KindExpectation(MemberKind kind) {
+  switch (kind) {
+    case MemberKind::Bool32: return "true or false";
+    case MemberKind::UInt8: return "an unsigned 8-bit integer";
+    case MemberKind::UInt16: return "an unsigned 16-bit integer";
+    case MemberKind::UInt32: return "an unsigned 32-bit integer";
+    case MemberKind::Int32: return "a signed 32-bit integer";
+    case MemberKind::UInt64: return "an unsigned 64-bit integer";
+    case MemberKind::Int64: return "a signed 64-bit integer";
+    case MemberKind::Float: return "a number";
+    case MemberKind::Size: return "an unsigned integer";
+    case MemberKind::Enum: return "an enum value name";
+    case MemberKind::Flags32:
+    case MemberKind::Flags64: return "an array of flag bit names";
+    case MemberKind::String: return "a string";
+    case MemberKind::Struct: return "an object";
+  }
+  return "a value";
+}
+
+template <typename T>
+void Store(std::byte* dst, T value) {
+  std::memcpy(dst, &value, sizeof(T));
+}
+
+// Integers: JSON integers in range of the member's C type.
+bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+                 std::byte* dst) {
+  int64_t lo = 0;
+  uint64_t hi = 0;
+  switch (m.kind) {
+    case MemberKind::UInt8: hi = UINT8_MAX; break;
+    case MemberKind::UInt16: hi = UINT16_MAX; break;
+    case MemberKind::UInt32: hi = UINT32_MAX; break;
+    case MemberKind::Int32: lo = INT32_MIN; hi = INT32_MAX; break;
+    case MemberKind::UInt64:
+    case MemberKind::Size: hi = UINT64_MAX; break;
+    case MemberKind::Int64: lo = INT64_MIN; hi = INT64_MAX; break;
+    default: break;
+  }
+  if (!v.is_number_integer()) {
+    ctx.Error(path, std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v));
+    return false;
+  }
+  bool inRange;
+  uint64_t bits;
+  if (v.is_number_unsigned()) {
+    uint64_t u = v.get<uint64_t>();
+    inRange = u <= hi;
+    bits = u;
+  } else {
+    int64_t s = v.get<int64_t>();
+    inRange = s >= lo && (s < 0 || static_cast<uint64_t>(s) <= hi);
+    bits = static_cast<uint64_t>(s);
+  }
+  if (!inRange) {
+    ctx.Error(path, std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v) +
+                        " (out of range)");
+    return false;
+  }
+  switch (m.elementSize) {
+    case 1: Store(dst, static_cast<uint8_t>(bits)); break;
+    case 2: Store(dst, static_cast<uint16_t>(bits)); break;
+    case 4: Store(dst, static_cast<uint32_t>(bits)); break;
+    default: Store(dst, bits); break;
+  }
+  return true;
+}
+
+bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+              std::byte* dst) {
+  int64_t value = 0;
+  if (v.is_number_integer()) {
+    value = v.get<int64_t>();  // vulkaninfo writes values it has no name for as numbers
+  } else if (v.is_string()) {
+    const std::string& name = v.get_ref<const std::string&>();
+    std::optional<int64_t> found = FindEnumValue(m.enumType, name);
+    if (!found) {
+      const EnumTypeInfo* type = FindEnumType(m.enumType);
+      ctx.Error(path, "unknown " + std::string(m.enumType) + " value " + Quoted(name) +
+                          (type ? ClosestEnumName(*type, name) : std::string()));
+      return false;
+    }
+    value = *found;
+  } else {
+    ctx.Error(path, "expected a " + std::string(m.enumType) + " value name, got " + DescribeJson(v));
+    return false;
+  }
+  Store(dst, static_cast<int32_t>(value));
+  return true;
+}
+
+bool ReadString(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+                std::byte* dst) {
+  if (!v.is_string()) {
+    ctx.Error(path, "expected a string, got " + DescribeJson(v));
+    return false;
+  }
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.size() >= m.arrayLength) {
+    ctx.Error(path, "expected a string of at most " + std::to_string(m.arrayLength - 1) + " bytes, got " +
+                        std::to_string(s.size()) + " bytes");
+    return false;
+  }
+  std::memset(dst, 0, m.arrayLength);
+  std::memcpy(dst, s.data(), s.size());
+  return true;
+}
+
+bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+                 std::byte* dst) {
+  switch (m.kind) {
+    case MemberKind::Bool32:
+      if (!v.is_boolean()) {
+        ctx.Error(path, "expected true or false, got " + DescribeJson(v));
+        return false;
+      }
+      Store(dst, static_cast<VkBool32>(v.get<bool>() ? VK_TRUE : VK_FALSE));
+      return true;
+    case MemberKind::UInt32:
+      // "apiVersion": "1.3.230" is how people (and the Profiles "api-version") write versions.
+      if (m.name == "apiVersion" && v.is_string()) {
+        std::optional<uint32_t> version = ParseVersionString(v.get_ref<const std::string&>());
+        if (!version) {
+          ctx.Error(path, "expected a version \"major.minor.patch\" or a number, got " + DescribeJson(v));
+          return false;
+        }
+        Store(dst, *version);
+        return true;
+      }
+      return ReadInteger(ctx, m, v, path, dst);
+    case MemberKind::UInt8:
+    case MemberKind::UInt16:
+    case MemberKind::Int32:
+    case MemberKind::UInt64:
+    case MemberKind::Int64:
+    case MemberKind::Size: return ReadInteger(ctx, m, v, path, dst);
+    case MemberKind::Float:
+      if (!v.is_number()) {
+        ctx.Error(path, "expected a number, got " + DescribeJson(v));
+        return false;
+      }
+      Store(dst, v.get<float>());
+      return true;
+    case MemberKind::Enum: return ReadEnum(ctx, m, v, path, dst);
+    case MemberKind::Flags32:
+    case MemberKind::Flags64: {
+      uint64_t flags = 0;
+      if (!ReadFlagsJson(ctx, m.enumType, m.kind == MemberKind::Flags64, v, path, flags)) return false;
+      if (m.kind == MemberKind::Flags64)
+        Store(dst, flags);
+      else
+        Store(dst, static_cast<uint32_t>(flags));
+      return true;
+    }
+    case MemberKind::String: return ReadString(ctx, m, v, path, dst);
+    case MemberKind::Struct: {
+      const StructInfo* nested = FindStruct(m.typeName);
+      if (!v.is_object()) {
+        ctx.Error(path, "expected a " + std::string(m.typeName) + " object, got " + DescribeJson(v));
+        return false;
+      }
+      return nested != nullptr && ReadStructJson(ctx, *nested, v, dst, path, nullptr);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string DescribeJson(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string: {
+      const std::string& s = value.get_ref<const std::string&>();
+      return s.size() > 40 ? Quoted(s.substr(0, 40) + "...") : Quoted(s);
+    }
+    default: return value.dump();
+  }
+}
+
+std::optional<uint32_t> ParseVersionString(std::string_view text) {
+  uint32_t parts[3] = {0, 0, 0};
+  std::size_t count = 0;
+  const char* p = text.data();
+  const char* end = text.data() + text.size();
+  while (count < 3) {
+    auto [next, ec] = std::from_chars(p, end, parts[count]);
+    if (ec != std::errc() || next == p) return std::nullopt;
+    ++count;
+    p = next;
+    if (p == end) break;
+    if (*p != '.') return std::nullopt;
+    ++p;
+  }
+  if (p != end || count < 2 || parts[0] > 127 || parts[1] > 1023 || parts[2] > 4095) return std::nullopt;
+  return VK_MAKE_API_VERSION(0, parts[0], parts[1], parts[2]);
+}
+
+bool ReadFlagsJson(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, const Json& value,
+                   const std::string& path, uint64_t& out) {
+  out = 0;
+  if (value.is_number_unsigned()) {
+    out = value.get<uint64_t>();
+    if (!is64Bit && out > UINT32_MAX) {
+      ctx.Error(path, "expected 32-bit flags, got " + DescribeJson(value) + " (out of range)");
+      return false;
+    }
+    return true;
+  }
+  if (!value.is_array()) {
+    ctx.Error(path, "expected an array of " + std::string(bitsType.empty() ? "flag" : bitsType) +
+                        " names, got " + DescribeJson(value));
+    return false;
+  }
+  const EnumTypeInfo* type = bitsType.empty() ? nullptr : FindEnumType(bitsType);
+  bool ok = true;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const Json& bit = value[i];
+    std::string bitPath = IndexPath(path, i);
+    if (!bit.is_string()) {
+      ctx.Error(bitPath, "expected a " + std::string(bitsType.empty() ? "flag bit" : bitsType) + " name, got " +
+                             DescribeJson(bit));
+      ok = false;
+      continue;
+    }
+    const std::string& name = bit.get_ref<const std::string&>();
+    std::optional<int64_t> found = type ? FindEnumValue(bitsType, name) : std::nullopt;
+    if (!found) {
+      ctx.Error(bitPath, "unknown " + std::string(bitsType.empty() ? "flag" : bitsType) + " name " +
+                             Quoted(name) + (type ? ClosestEnumName(*type, name) : std::string()));
+      ok = false;
+      continue;
+    }
+    out |= static_cast<uint64_t>(*found);
+  }
+  return ok;
+}
+
+bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& object, std::byte* dst,
+                    const std::string& path, GivenMembers* given) {
+  if (!object.is_object()) {
+    ctx.Error(path, "expected a " + std::string(info.name) + " object, got " + DescribeJson(object));
+    return false;
+  }
+  bool ok = true;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const std::string memberPath = JoinPath(path, it.key());
+    const MemberInfo* m = info.FindMember(it.key());
+    if (m == nullptr) {
+      if (it.key() == "sType" || it.key() == "pNext") continue;  // harmless in hand-written files
+      std::string_view best = ClosestName(it.key(), [&](const auto& visit) {
+        for (const MemberInfo& candidate : info.members) visit(candidate.name);
+      });
+      ctx.Error(memberPath, "unknown member of " + std::string(info.name) +
+                                (best.empty() ? std::string() : " (did you mean " + Quoted(best) + "?)"));
+      ok = false;
+      continue;
+    }
+    std::byte* memberDst = dst + m->offset;
+    const Json& v = it.value();
+    bool memberOk = true;
+    if (m->arrayLength != 0 && m->kind != MemberKind::String) {
+      if (!v.is_array() || v.size() != m->arrayLength) {
+        ctx.Error(memberPath, "expected an array of " + std::to_string(m->arrayLength) + " elements (" +
+                                  KindExpectation(m->kind) + "), got " +
+                                  (v.is_array() ? std::to_string(v.size()) + " elements" : DescribeJson(v)));
+        ok = false;
+        continue;
+      }
+      for (std::size_t i = 0; i < m->arrayLength; ++i)
+        memberOk &= ReadElement(ctx, *m, v[i], IndexPath(memberPath, i), memberDst + i * m->elementSize);
+    } else {
+      memberOk = ReadElement(ctx, *m, v, memberPath, memberDst);
+    }
+    if (memberOk && given != nullptr) given->insert(m);
+    ok &= memberOk;
+  }
+  return ok;
+}
+
+}  // namespace crashtest

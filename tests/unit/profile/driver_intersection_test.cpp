@@ -1,0 +1,88 @@
+#include "profile/driver_intersection.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "profile/profile_reader.h"
+#include "test_support.h"
+
+namespace crashtest {
+namespace {
+
+using test::AllMessages;
+using test::DataPath;
+using test::Member;
+
+constexpr VkExtensionProperties kExtensions[] = {{"VK_KHR_driver_properties", 1}, {"VK_KHR_timeline_semaphore", 1}};
+constexpr std::string_view kFeatures[] = {"VkPhysicalDeviceFeatures.fullDrawIndexUint32",
+                                          "VkPhysicalDeviceVulkan12Features.timelineSemaphore"};
+
+// A driver that implements Vulkan 1.1, two extensions and two features.
+const DriverCapabilities kDriver{VK_MAKE_API_VERSION(0, 1, 1, 5), kExtensions, {}, kFeatures};
+
+bool Dropped(const DeviceDescription& d, const std::string& what) {
+  return std::any_of(d.dropped.begin(), d.dropped.end(), [&](const DroppedCapability& c) { return c.what == what; });
+}
+
+DeviceDescription LoadMinimal() {
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  EXPECT_TRUE(ReadProfileFile(DataPath("profiles/minimal-discrete.json"), {}, d, diagnostics))
+      << AllMessages(diagnostics);
+  return d;
+}
+
+TEST(DriverIntersection, LowersApiVersionAndKeepsImplementedExtensionsAtTheLowerSpecVersion) {
+  DeviceDescription d = LoadMinimal();
+  IntersectWithDriver(d, kDriver);
+  EXPECT_EQ(d.properties.apiVersion, VK_MAKE_API_VERSION(0, 1, 1, 5));
+  EXPECT_TRUE(Dropped(d, "apiVersion 1.2.198 (reporting 1.1.5)"));
+  ASSERT_EQ(d.extensions.size(), 2u);
+  EXPECT_EQ(d.ExtensionSpecVersion("VK_KHR_timeline_semaphore"), 1u);  // min(profile 2, driver 1)
+}
+
+TEST(DriverIntersection, ClearsUnimplementedFeaturesAndHonoursSynonyms) {
+  DeviceDescription d = LoadMinimal();
+  IntersectWithDriver(d, kDriver);
+  EXPECT_EQ(d.features.fullDrawIndexUint32, VK_TRUE);
+  EXPECT_EQ(d.features.geometryShader, VK_FALSE);
+  EXPECT_TRUE(Dropped(d, "feature VkPhysicalDeviceFeatures.geometryShader"));
+  // Listed only under the Vulkan12 name, but the individual struct is the same feature.
+  EXPECT_EQ(Member<VkBool32>(d, "VkPhysicalDeviceTimelineSemaphoreFeatures", "timelineSemaphore"), VK_TRUE);
+  // Vulkan 1.2 aggregates are not provided by a 1.1 device without an extension: dropped.
+  EXPECT_EQ(d.FindFeatures(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES), nullptr);
+  EXPECT_TRUE(Dropped(d, "struct VkPhysicalDeviceVulkan12Features"));
+  // Still provided by VK_KHR_driver_properties.
+  EXPECT_NE(d.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES), nullptr);
+}
+
+TEST(DriverIntersection, DropsUnimplementedExtensionsAndQueueFlags) {
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  ASSERT_TRUE(ReadProfileFile(DataPath("profiles/llvmpipe-mesa-22.3.6.json"), {}, d, diagnostics));
+  IntersectWithDriver(d, kDriver);
+  EXPECT_FALSE(d.HasExtension("VK_EXT_robustness2"));
+  EXPECT_TRUE(Dropped(d, "extension VK_EXT_robustness2"));
+  EXPECT_EQ(d.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT), nullptr);
+  EXPECT_TRUE(Dropped(d, "struct VkPhysicalDeviceRobustness2PropertiesEXT"));
+
+  DeviceDescription m = LoadMinimal();
+  IntersectWithDriver(m, kDriver);
+  EXPECT_EQ(m.queueFamilies[0].queueFlags & VK_QUEUE_SPARSE_BINDING_BIT, 0u);
+  EXPECT_NE(m.queueFamilies[0].queueFlags & VK_QUEUE_GRAPHICS_BIT, 0u);
+  EXPECT_TRUE(Dropped(m, "queue family 0 VK_QUEUE_SPARSE_BINDING_BIT"));
+  for (const DroppedCapability& c : m.dropped) EXPECT_FALSE(c.reason.empty()) << c.what;
+}
+
+TEST(DriverIntersection, MasksFormatFeaturesWithTheDriversFormatTable) {
+  DeviceDescription d = LoadMinimal();
+  const FormatSupport before = d.formats.at(VK_FORMAT_R8G8B8A8_UNORM);
+  IntersectWithDriver(d, kDriver);
+  const FormatSupport mine = kDriver.FormatFeatures(VK_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(d.formats.at(VK_FORMAT_R8G8B8A8_UNORM).optimalTilingFeatures,
+            before.optimalTilingFeatures & mine.optimalTilingFeatures);
+}
+
+}  // namespace
+}  // namespace crashtest
