@@ -54,7 +54,10 @@ def read_profile(path):
         raise EmbedError("%s: $.profiles.%s: expected a non-empty string \"description\"" % (path, first_name))
     if "\n" in description:
         raise EmbedError("%s: $.profiles.%s.description: expected one line" % (path, first_name))
-    return name, description, text
+    # Embedded without the indentation: the driver parses a built-in at every vkCreateInstance, and whitespace is
+    # a good share of the lexer's work. The files in json/devices/ stay readable.
+    compact = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+    return name, description, compact
 
 
 def raw_string_delimiter(texts):

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "profile/builtin_profiles.h"
 #include "profile/driver_intersection.h"
@@ -86,7 +89,57 @@ bool ReadDevices(const ReadContext& ctx, const Json& devices, const std::string&
 
 }  // namespace
 
+namespace {
+
+// Built-in profiles never change within a process, so each is read and intersected once: the driver reads the
+// configuration at every vkCreateInstance, and test suites and engines create many instances.
+struct BuiltinCacheKey {
+  std::string name;
+  std::string profileName;
+  bool strict;
+  bool operator<(const BuiltinCacheKey& o) const {
+    return std::tie(name, profileName, strict) < std::tie(o.name, o.profileName, o.strict);
+  }
+};
+struct BuiltinCacheEntry {
+  DeviceDescription description;
+  Diagnostics diagnostics;  // warnings of the first read, repeated for every load
+};
+std::mutex builtinCacheMutex;
+std::map<BuiltinCacheKey, BuiltinCacheEntry>& BuiltinCache() {
+  static std::map<BuiltinCacheKey, BuiltinCacheEntry> cache;
+  return cache;
+}
+
+}  // namespace
+
 bool LoadDevice(const std::string& reference, const std::string& profileName, const std::string& baseDirectory,
+                bool strict, DeviceDescription& out, Diagnostics& diagnostics) {
+  if (reference.rfind(kBuiltinPrefix, 0) == 0) {
+    BuiltinCacheKey key{reference.substr(kBuiltinPrefix.size()), profileName, strict};
+    {
+      std::lock_guard lock(builtinCacheMutex);
+      auto it = BuiltinCache().find(key);
+      if (it != BuiltinCache().end()) {
+        out = it->second.description;
+        diagnostics.Append(it->second.diagnostics);
+        return true;
+      }
+    }
+    Diagnostics local;
+    if (!ReadDevice(reference, profileName, baseDirectory, strict, out, local)) {
+      diagnostics.Append(local);
+      return false;
+    }
+    diagnostics.Append(local);
+    std::lock_guard lock(builtinCacheMutex);
+    BuiltinCache().emplace(std::move(key), BuiltinCacheEntry{out, std::move(local)});
+    return true;
+  }
+  return ReadDevice(reference, profileName, baseDirectory, strict, out, diagnostics);
+}
+
+bool ReadDevice(const std::string& reference, const std::string& profileName, const std::string& baseDirectory,
                 bool strict, DeviceDescription& out, Diagnostics& diagnostics) {
   ProfileReadOptions options;
   options.profileName = profileName;

@@ -30,7 +30,11 @@ bool LoadConfiguration(ConfigurationResult& out);
 bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationResult& out);
 // Loads one device reference as a configuration entry does: "builtin:NAME" or a profile path (relative paths
 // against `baseDirectory`), optionally selecting an entry of the profile's "profiles" section.
+// Built-in devices are read once per process and then copied from a cache.
 bool LoadDevice(const std::string& reference, const std::string& profileName, const std::string& baseDirectory,
+                bool strict, DeviceDescription& out, Diagnostics& diagnostics);
+// The same without the cache: always reads and intersects.
+bool ReadDevice(const std::string& reference, const std::string& profileName, const std::string& baseDirectory,
                 bool strict, DeviceDescription& out, Diagnostics& diagnostics);
 
 }  // namespace crashtest

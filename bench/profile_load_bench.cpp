@@ -1,0 +1,60 @@
+// In-process cost of what vkCreateInstance does with the configuration: reading a large real profile (the
+// ~250 KB llvmpipe export) and intersecting it with the driver, and loading a built-in device (first read and the
+// cached copy later instances get). Links crashtest's core library directly, unlike the loader-level suites.
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "profile/config.h"
+#include "profile/driver_intersection.h"
+#include "profile/profile_reader.h"
+
+namespace {
+
+std::string ReadFile(const char* path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void BM_ReadLargeProfile(benchmark::State& state) {
+  const std::string text = ReadFile(CRASHTEST_BENCH_LLVMPIPE_PROFILE);
+  if (text.empty()) {
+    state.SkipWithError("unsupported: llvmpipe profile not found");
+    return;
+  }
+  for (auto _ : state) {
+    crashtest::DeviceDescription d;
+    crashtest::Diagnostics diagnostics;
+    bool ok = crashtest::ReadProfileText(text, {"llvmpipe.json", "", false}, d, diagnostics);
+    if (ok) crashtest::IntersectWithDriver(d);
+    benchmark::DoNotOptimize(ok);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ReadLargeProfile)->Unit(benchmark::kMillisecond);
+
+void BM_ReadBuiltinDefaultUncached(benchmark::State& state) {
+  for (auto _ : state) {
+    crashtest::DeviceDescription d;
+    crashtest::Diagnostics diagnostics;
+    benchmark::DoNotOptimize(crashtest::ReadDevice("builtin:default", "", "", false, d, diagnostics));
+  }
+}
+BENCHMARK(BM_ReadBuiltinDefaultUncached)->Unit(benchmark::kMillisecond);
+
+void BM_LoadBuiltinDefaultCached(benchmark::State& state) {
+  for (auto _ : state) {
+    crashtest::DeviceDescription d;
+    crashtest::Diagnostics diagnostics;
+    benchmark::DoNotOptimize(crashtest::LoadDevice("builtin:default", "", "", false, d, diagnostics));
+  }
+}
+BENCHMARK(BM_LoadBuiltinDefaultCached)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
