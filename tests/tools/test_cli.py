@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `crashtest` command: exit codes, messages and output of help, devices and check.
+
+Usage: test_cli.py CRASHTEST_EXE SHARED_DATA_DIR TOOLS_DATA_DIR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+EXE = SHARED = OWN = ""
+BUILTINS = ["amd-rdna2", "default", "intel-xe-igpu", "mali-g78"]
+
+
+def run(*args, config=None):
+    """Runs crashtest with CRASHTEST_CONFIG unset (or set to `config`) so the caller's environment cannot leak in."""
+    env = {k: v for k, v in os.environ.items() if k != "CRASHTEST_CONFIG"}
+    if config is not None:
+        env["CRASHTEST_CONFIG"] = config
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def configs(name):
+    return os.path.join(SHARED, "configs", name)
+
+
+def profiles(name):
+    return os.path.join(SHARED, "profiles", name)
+
+
+def own(name):
+    return os.path.join(OWN, name)
+
+
+class Help(unittest.TestCase):
+    def test_help_names_subcommands_environment_and_exit_codes(self):
+        for args in (["--help"], ["help"], ["-h"]):
+            r = run(*args)
+            self.assertEqual(r.returncode, 0, args)
+            for word in ("devices", "check", "CRASHTEST_CONFIG", "CRASHTEST_LOG", "CRASHTEST_DUMP_DIR",
+                         "Exit codes"):
+                self.assertIn(word, r.stdout, args)
+
+    def test_unimplemented_subcommands_are_not_advertised(self):
+        out = run("--help").stdout
+        for name in ("stats", "decode", "demo", "run"):
+            self.assertNotIn("\n  " + name + " ", out)
+
+    def test_subcommand_help(self):
+        for args in (["help", "devices"], ["devices", "--help"]):
+            r = run(*args)
+            self.assertEqual(r.returncode, 0, args)
+            for option in ("--verbose", "--config FILE", "--json"):
+                self.assertIn(option, r.stdout, args)
+        r = run("help", "check")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--strict", r.stdout)
+        self.assertIn("FILE", r.stdout)
+
+    def test_version(self):
+        r = run("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^crashtest \d+\.\d+\.\d+")
+
+    def test_no_arguments_is_a_usage_error(self):
+        r = run()
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("Usage:", r.stderr)
+
+    def test_unknown_subcommand_is_named_with_a_hint(self):
+        r = run("frobnicate")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown subcommand 'frobnicate'", r.stderr)
+        self.assertIn("crashtest --help", r.stderr)
+        r = run("devcies")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("did you mean 'devices'", r.stderr)
+        r = run("help", "frobnicate")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown subcommand 'frobnicate'", r.stderr)
+
+    def test_unknown_option_is_named_with_a_hint(self):
+        r = run("devices", "--verbos")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown option '--verbos'", r.stderr)
+        self.assertIn("did you mean '--verbose'", r.stderr)
+        self.assertIn("crashtest help devices", r.stderr)
+        self.assertEqual(run("--bogus").returncode, 2)
+        self.assertEqual(run("devices", "-v").returncode, 2)
+
+    def test_option_value_and_argument_errors(self):
+        r = run("devices", "--config")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("needs a value", r.stderr)
+        r = run("devices", "--json", "--json")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("more than once", r.stderr)
+        r = run("devices", "extra")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unexpected argument 'extra'", r.stderr)
+        r = run("check")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("missing FILE", r.stderr)
+        # Empty strings usually come from an unset shell variable: say so rather than "cannot open ''".
+        r = run("devices", "--config=")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("needs a value (FILE)", r.stderr)
+        r = run("check", "")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("empty FILE name", r.stderr)
+        r = run("devices", "--json=yes")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("takes no value", r.stderr)
+
+
+class Devices(unittest.TestCase):
+    def test_default_device_and_builtin_library(self):
+        r = run("devices")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("[0] crashtest default GPU", r.stdout)
+        self.assertIn("source              builtin:default", r.stdout)
+        self.assertIn("VK_PHYSICAL_DEVICE_TYPE_", r.stdout)
+        library = r.stdout.split("Built-in devices", 1)[1]
+        for name in BUILTINS:
+            self.assertRegex(library, r"\n  " + name + r" +\S")
+
+    def test_verbose_shows_capabilities_and_dropped(self):
+        r = run("devices", "--verbose")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for section in ("extensions (", "features enabled", "queue families (", "memory heaps (", "memory types (",
+                        "machine model:", "dropped ("):
+            self.assertIn(section, r.stdout)
+        self.assertNotIn("dropped (", run("devices").stdout)
+        # A profile asking for ray tracing, which a CPU driver will not grow soon: the drop and its reason show.
+        r = run("devices", "--verbose", "--config", own("dropped.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"\n    dropped \([1-9]\d*\):\n")
+        self.assertIn("\n      extension VK_KHR_ray_tracing_pipeline: not implemented", r.stdout)
+        self.assertNotIn("VK_KHR_ray_tracing_pipeline (spec", r.stdout)  # not advertised
+
+    def test_json_parses_and_matches_the_text(self):
+        r = run("devices", "--json", "--verbose")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        report = json.loads(r.stdout)
+        self.assertIsNone(report["configuration"])
+        self.assertEqual([b["name"] for b in report["builtins"]], BUILTINS)
+        self.assertEqual([b["reference"] for b in report["builtins"]], ["builtin:" + n for n in BUILTINS])
+        device = report["devices"][0]
+        self.assertEqual(device["index"], 0)
+        self.assertEqual(device["deviceName"], "crashtest default GPU")
+        self.assertEqual(device["source"], "builtin:default")
+        self.assertRegex(device["vendorID"], r"^0x[0-9a-f]{4,}$")
+        self.assertRegex(device["apiVersion"], r"^\d+\.\d+\.\d+$")
+        self.assertIsInstance(device["dropped"], list)
+        self.assertGreater(len(device["queueFamilies"]), 0)
+        self.assertGreater(len(device["memory"]["heaps"]), 0)
+        self.assertIn("registerBudget", device["machine"])
+        text = run("devices", "--verbose").stdout
+        self.assertIn("extensions (%d):" % len(device["extensions"]), text)
+        self.assertIn("dropped (%d):" % len(device["dropped"]), text)
+        self.assertNotIn("dropped", json.loads(run("devices", "--json").stdout)["devices"][0])
+        dropped = json.loads(run("devices", "--json", "--verbose", "--config", own("dropped.json")).stdout)
+        self.assertIn({"what": "extension VK_NV_mesh_shader", "reason": "not implemented by crashtest %s" %
+                       run("--version").stdout.split()[1]}, dropped["devices"][0]["dropped"])
+
+    def test_config_option_lists_configured_devices_in_order(self):
+        r = run("devices", "--json", "--config", own("builtins.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        report = json.loads(r.stdout)
+        self.assertEqual([d["source"] for d in report["devices"]],
+                         ["builtin:amd-rdna2", "builtin:mali-g78", "builtin:intel-xe-igpu"])
+        self.assertEqual([d["index"] for d in report["devices"]], [0, 1, 2])
+        self.assertNotIn("builtins", report)  # the library is listed only for the live configuration
+
+    def test_reads_crashtest_config(self):
+        r = run("devices", config=configs("two-devices.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("(from CRASHTEST_CONFIG)", r.stdout)
+        self.assertIn("[0] llvmpipe", r.stdout)
+        self.assertIn("[1] Hand-written Discrete GPU", r.stdout)
+        self.assertIn("(profile VP_TEST_baseline_only)", r.stdout)
+        self.assertIn("Built-in devices", r.stdout)
+
+    def test_bad_configuration_fails_with_its_message(self):
+        r = run("devices", config=configs("bad-options-not-object.json"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("options: expected an object, got an array", r.stderr)
+        self.assertEqual(r.stdout, "")
+        r = run("devices", "--json", "--config", own("bad-builtin.json"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no built-in device "rtx-9090"', r.stderr)
+
+    def test_warnings_go_to_stderr_and_json_stays_clean(self):
+        r = run("devices", "--json", "--config", configs("newer-struct.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("warning: ", r.stderr)
+        self.assertEqual(len(json.loads(r.stdout)["devices"]), 1)
+
+
+# Each bad configuration of tests/data/configs and the first message the loader gives for it.
+BAD_CONFIGS = {
+    "bad-missing-profile.json": lambda: profiles("does-not-exist.json") +
+        ": cannot open (No such file or directory)",
+    "bad-malformed.json": lambda: configs("bad-malformed.json") +
+        ":4:3: invalid JSON: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal",
+    "bad-faults-not-array.json": lambda: configs("bad-faults-not-array.json") +
+        ": faults: expected an array of faults, got an object",
+    "bad-options-not-object.json": lambda: configs("bad-options-not-object.json") +
+        ": options: expected an object, got an array",
+    "bad-device-entry.json": lambda: configs("bad-device-entry.json") +
+        ": devices[0].profil: unknown member (expected \"profile\" and optionally \"name\")",
+    "bad-unknown-top-level.json": lambda: configs("bad-unknown-top-level.json") +
+        ": fault: unknown member (expected \"devices\", \"faults\" or \"options\")",
+    "bad-profile-member.json": lambda: profiles("bad-limit-type.json") +
+        ": capabilities.device.properties.VkPhysicalDeviceProperties.limits.maxImageDimension2D: "
+        "expected an unsigned 32-bit integer, got \"big\"",
+    "bad-profile-name.json": lambda: profiles("minimal-discrete.json") +
+        ": profiles: no profile \"VP_NOPE\" (available: VP_TEST_discrete, VP_TEST_baseline_only)",
+}
+
+
+class Check(unittest.TestCase):
+    def test_every_shared_config(self):
+        # Whatever is added to tests/data/configs later is checked too: "bad-*" must fail, the rest must pass.
+        for name in sorted(os.listdir(os.path.join(SHARED, "configs"))):
+            with self.subTest(config=name):
+                r = run("check", configs(name))
+                self.assertEqual(r.returncode, 1 if name.startswith("bad-") else 0, r.stdout)
+
+    def test_good_configs(self):
+        r = run("check", configs("two-devices.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(r.stdout, configs("two-devices.json") + ": OK, 2 devices\n")
+        r = run("check", own("builtins.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(r.stdout, own("builtins.json") + ": OK, 3 devices\n")
+
+    def test_bad_configs_give_exit_1_and_their_message(self):
+        for name, message in BAD_CONFIGS.items():
+            with self.subTest(config=name):
+                r = run("check", configs(name))
+                self.assertEqual(r.returncode, 1, r.stdout)
+                lines = r.stdout.splitlines()
+                self.assertEqual(lines[0], message())
+                self.assertRegex(lines[-1], "^" + re.escape(configs(name)) + r": [1-9]\d* errors?, \d+ warnings?$")
+
+    def test_newer_struct_warns_unless_strict(self):
+        r = run("check", configs("newer-struct.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("warning: " + profiles("newer-struct.json") +
+                      ": capabilities.device.features.VkPhysicalDeviceShaderObjectFeaturesEXT: unknown struct", r.stdout)
+        self.assertTrue(r.stdout.endswith(configs("newer-struct.json") + ": OK, 1 device, 1 warning\n"))
+        r = run("check", "--strict", configs("newer-struct.json"))
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertNotIn("warning: ", r.stdout)
+        self.assertIn("unknown struct VkPhysicalDeviceShaderObjectFeaturesEXT", r.stdout)
+
+    def test_bare_profile_files(self):
+        r = run("check", profiles("minimal-discrete.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(r.stdout, profiles("minimal-discrete.json") + ": OK, 1 device\n")
+        r = run("check", "--profile", "VP_TEST_baseline_only", profiles("minimal-discrete.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        r = run("check", "--profile", "VP_NOPE", profiles("minimal-discrete.json"))
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn('no profile "VP_NOPE"', r.stdout)
+        r = run("check", own("profile-bad-enum.json"))
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn(own("profile-bad-enum.json") + ": capabilities.device.properties.VkPhysicalDeviceProperties."
+                      "deviceType: unknown VkPhysicalDeviceType value", r.stdout)
+
+    def test_strict_turns_unknown_struct_warning_in_profile_into_exit_1(self):
+        path = own("profile-newer-struct.json")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("warning: " + path + ": capabilities.device.features.VkPhysicalDeviceFutureMagicFeaturesEXT: "
+                      "unknown struct", r.stdout)
+        self.assertTrue(r.stdout.endswith(path + ": OK, 1 device, 1 warning\n"))
+        r = run("check", "--strict", path)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertTrue(r.stdout.endswith(path + ": 1 error, 0 warnings\n"))
+
+    def test_several_files_fail_if_any_fails(self):
+        r = run("check", configs("two-devices.json"), configs("bad-malformed.json"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(configs("two-devices.json") + ": OK, 2 devices", r.stdout)
+        self.assertIn(configs("bad-malformed.json") + ": 1 error, 0 warnings", r.stdout)
+
+    def test_profile_option_on_a_configuration_is_a_usage_error(self):
+        r = run("check", "--profile", "X", configs("two-devices.json"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--profile applies to a profile file", r.stderr)
+
+    def test_missing_file_is_a_check_failure(self):
+        missing = own("no-such-file.json")
+        r = run("check", missing)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(missing + ": cannot open", r.stdout)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    EXE, SHARED, OWN = sys.argv[1:4]
+    unittest.main(argv=[sys.argv[0], "-v"])

@@ -1,0 +1,125 @@
+// `crashtest check`: validates configuration files and device profiles with the driver's own loader, without
+// creating an instance, so CI can reject a bad file before a test run fails in vkCreateInstance.
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "commands.h"
+#include "profile/config.h"
+
+namespace crashtest {
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"strict", "", "treat warnings (struct names this Vulkan does not know) as errors"},
+    {"profile", "NAME", "for a profile file: check the entry NAME of its \"profiles\" section"},
+};
+
+// A Vulkan Profiles file has a top-level "capabilities" object; a configuration never does. Anything that does
+// not parse is left to the configuration loader, which reports it with line and column.
+bool LooksLikeProfile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const nlohmann::json root = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  return root.is_object() && root.contains("capabilities");
+}
+
+std::string Plural(std::size_t n, std::string_view word) {
+  return std::to_string(n) + ' ' + std::string(word) + (n == 1 ? "" : "s");
+}
+
+struct Outcome {
+  bool ok = false;
+  std::size_t devices = 0;
+  Diagnostics diagnostics;
+};
+
+Outcome CheckOne(const std::string& path, const ParsedArgs& args, bool& usageError) {
+  const bool strict = args.Has("strict");
+  const std::string* profileName = args.Value("profile");
+  Outcome outcome;
+  if (LooksLikeProfile(path)) {
+    DeviceDescription device;
+    outcome.ok = LoadDevice(path, profileName ? *profileName : "", "", strict, device, outcome.diagnostics);
+    outcome.devices = outcome.ok ? 1 : 0;
+  } else {
+    if (profileName != nullptr) {
+      std::cerr << "crashtest check: --profile applies to a profile file, but " << path
+                << " is a configuration (select a profile entry there with {\"profile\": ..., \"name\": ...})\n";
+      usageError = true;
+      return outcome;
+    }
+    ConfigurationResult config;
+    outcome.ok = LoadConfigurationFile(path, strict, config);
+    outcome.devices = config.devices.size();
+    outcome.diagnostics = std::move(config.diagnostics);
+  }
+  return outcome;
+}
+
+int Run(const ParsedArgs& args) {
+  if (args.positional.empty()) {
+    std::cerr << "crashtest check: missing FILE\nRun 'crashtest help check' for usage.\n";
+    return kExitUsage;
+  }
+  for (const std::string& path : args.positional) {
+    if (path.empty()) {  // typically an unset shell variable; "cannot open ''" would hide that
+      std::cerr << "crashtest check: empty FILE name\nRun 'crashtest help check' for usage.\n";
+      return kExitUsage;
+    }
+  }
+  bool allOk = true;
+  for (const std::string& path : args.positional) {
+    bool usageError = false;
+    Outcome outcome = CheckOne(path, args, usageError);
+    if (usageError) return kExitUsage;
+    for (const Diagnostic& d : outcome.diagnostics.Items()) std::cout << d.Format() << '\n';
+    const std::size_t errors = outcome.diagnostics.Count(Severity::Error);
+    const std::size_t warnings = outcome.diagnostics.Count(Severity::Warning);
+    // The loader already turns its warnings into errors under --strict; this also covers any it keeps as
+    // warnings, so that --strict means "nothing to say" whatever the loader's policy.
+    const bool ok = outcome.ok && errors == 0 && !(args.Has("strict") && warnings != 0);
+    std::cout << path << ": ";
+    if (ok) {
+      std::cout << "OK, " << Plural(outcome.devices, "device");
+      if (warnings != 0) std::cout << ", " << Plural(warnings, "warning");
+    } else if (errors == 0 && warnings == 0) {
+      std::cout << "failed";  // cannot happen with today's loader, which always says why
+    } else {
+      std::cout << Plural(errors, "error") << ", " << Plural(warnings, "warning");
+    }
+    std::cout << '\n';
+    allOk &= ok;
+  }
+  return allOk ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+const Command& CheckCommand() {
+  static const Command command{
+      .name = "check",
+      .summary = "Validate configuration or profile files without running anything",
+      .arguments = "FILE...",
+      .description =
+          "Reads each FILE as the driver would and reports every problem: a configuration file (devices, faults,\n"
+          "options) together with every profile it names, or a bare Vulkan Profiles file (recognised by its\n"
+          "top-level \"capabilities\" key). Each message names the file, the JSON path and what was expected.",
+      .options = kOptions,
+      .details =
+          "Output (stdout): every message, then one summary line per file, e.g.\n"
+          "  config.json: OK, 2 devices\n"
+          "  config.json: 3 errors, 1 warning\n"
+          "\n"
+          "Exit codes: 0 no errors (warnings allowed unless --strict); 1 errors found; 2 usage error.",
+      .run = &Run,
+  };
+  return command;
+}
+
+}  // namespace crashtest
