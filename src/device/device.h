@@ -5,6 +5,7 @@
 #include <vulkan/vulkan.h>
 
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,7 @@ class Device : public DispatchableObject {
   const VkPhysicalDeviceFeatures& enabledFeatures() const { return enabledFeatures_; }
   // Enabled feature structs chained at creation, keyed by sType, as the app gave them (pNext cleared).
   const StructBlob* FindEnabledFeatures(VkStructureType sType) const;
+  std::span<Queue* const> queues() const { return queues_; }
   // nullptr when (family, index) was not created with flags `flags`.
   Queue* FindQueue(uint32_t familyIndex, uint32_t index, VkDeviceQueueCreateFlags flags) const;
   const VkAllocationCallbacks* allocator() const { return hasAllocator_ ? &allocator_ : nullptr; }
