@@ -1,0 +1,1 @@
+// Thunks of the render pass area.
