@@ -95,6 +95,14 @@ bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const 
   } else if (v.is_string()) {
     const std::string& name = v.get_ref<const std::string&>();
     std::optional<int64_t> found = FindEnumValue(m.enumType, name);
+    // vulkaninfo (1.3.239) writes a value its headers have no name for as "VK_UNKNOWN_<EnumType>_value<N>" in
+    // --json profiles ("UNKNOWN_..." in its text output): read N, so that `vulkaninfo --json` of any device
+    // (crashtest's own driverID 1000 included) loads back.
+    std::string unknownPrefix = "UNKNOWN_" + std::string(m.enumType) + "_value";
+    if (name.rfind("VK_", 0) == 0) unknownPrefix = "VK_" + unknownPrefix;
+    if (!found && name.rfind(unknownPrefix, 0) == 0 && name.size() > unknownPrefix.size() &&
+        name.find_first_not_of("0123456789", unknownPrefix.size()) == std::string::npos)
+      found = std::stoll(name.substr(unknownPrefix.size()));
     if (!found) {
       const EnumTypeInfo* type = FindEnumType(m.enumType);
       ctx.Error(path, "unknown " + std::string(m.enumType) + " value " + Quoted(name) +
