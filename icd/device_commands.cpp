@@ -1,6 +1,6 @@
 // Logical device and queue commands.
 #include "device/device.h"
-#include "device/queue.h"
+#include "queue/queue.h"
 #include "entry_points.h"
 #include "guard.h"
 

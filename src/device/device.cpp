@@ -10,7 +10,7 @@
 #include "common/struct_types.h"
 #include "device/instance.h"
 #include "device/physical_device.h"
-#include "device/queue.h"
+#include "queue/queue.h"
 #include "profile/struct_table.h"
 
 namespace crashtest {

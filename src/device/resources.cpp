@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "common/allocation.h"
+#include "common/pnext.h"
 #include "common/result.h"
+#include "common/struct_types.h"
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "format/format_info.h"
@@ -19,6 +21,34 @@ constexpr VkDeviceSize kImageAlignment = 4096;
 
 VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) { return (value + alignment - 1) / alignment * alignment; }
 
+using ull = unsigned long long;
+
+// The binding rules vkBindBufferMemory and vkBindImageMemory share; `vuid` names the command's VUID prefix.
+VkResult CheckBinding(const char* command, const char* vuid, const Object& resource, bool alreadyBound,
+                      const VkMemoryRequirements& requirements, const DeviceMemory* memory, VkDeviceSize offset,
+                      bool dedicatedToOther, bool dedicatedToThis) {
+  auto fail = [&](const char* what, const char* id) {
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: object %llu at offset %llu of memory %llu: %s (%s-%s)",
+                       command, static_cast<ull>(resource.header.id), static_cast<ull>(offset),
+                       memory != nullptr ? static_cast<ull>(memory->header.id) : 0ull, what, vuid, id);
+  };
+  if (memory == nullptr) return fail("memory is VK_NULL_HANDLE", "memory-parameter");
+  if (alreadyBound) return fail("the resource is already bound to memory", "07459/07460");
+  if (offset >= memory->size()) return fail("memoryOffset is not below the memory's size", "memoryOffset-01031/01046");
+  if ((requirements.memoryTypeBits & (1u << memory->typeIndex())) == 0)
+    return fail("the memory's type is not in the resource's memoryTypeBits", "memory-01035/01047");
+  if (offset % requirements.alignment != 0)
+    return fail("memoryOffset is not a multiple of the required alignment", "memoryOffset-01036/01048");
+  if (requirements.size > memory->size() - offset)
+    return fail("the resource's required size does not fit after memoryOffset", "size-01037/01049");
+  // "If memory was allocated with VkMemoryDedicatedAllocateInfo ... [the resource] must equal ... and
+  // memoryOffset must be zero".
+  if (dedicatedToOther) return fail("the memory is a dedicated allocation of another resource", "memory-01508/01509");
+  if (dedicatedToThis && offset != 0)
+    return fail("a dedicated allocation must be bound at offset 0", "memory-01508/01509");
+  return VK_SUCCESS;
+}
+
 }  // namespace
 
 uint32_t ResourceMemoryTypeBits(const Device& device, bool transientAttachment, bool isProtected) {
@@ -33,14 +63,29 @@ uint32_t ResourceMemoryTypeBits(const Device& device, bool transientAttachment, 
   return bits;
 }
 
+void FillMemoryRequirements2(const VkMemoryRequirements& requirements, VkMemoryRequirements2& out) {
+  out.memoryRequirements = requirements;
+  if (auto* dedicated = FindInOutChain<VkMemoryDedicatedRequirements>(out.pNext)) {
+    dedicated->prefersDedicatedAllocation = VK_FALSE;
+    dedicated->requiresDedicatedAllocation = VK_FALSE;
+  }
+}
+
 Buffer::Buffer(Device& device, const VkBufferCreateInfo& info)
-    : Object(VK_OBJECT_TYPE_BUFFER), device_(device), size_(info.size), usage_(info.usage), flags_(info.flags) {}
+    : Object(VK_OBJECT_TYPE_BUFFER), device_(device), size_(info.size), usage_(info.usage), flags_(info.flags) {
+  if (const auto* capture = FindInChain<VkBufferOpaqueCaptureAddressCreateInfo>(info.pNext))
+    requestedCaptureAddress_ = capture->opaqueCaptureAddress;
+  // VkBufferUsageFlags2CreateInfoKHR (maintenance5) is newer than the headers crashtest builds against.
+}
 
 VkResult Buffer::Create(Device& device, const VkBufferCreateInfo& info, const VkAllocationCallbacks* allocator,
                         VkBuffer* out) {
   if (info.flags & (VK_BUFFER_CREATE_SPARSE_BINDING_BIT | VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT |
                     VK_BUFFER_CREATE_SPARSE_ALIASED_BIT))
     return ReportError(VK_ERROR_FEATURE_NOT_PRESENT, "vkCreateBuffer: sparse buffers are not supported");
+  // VUID-VkBufferCreateInfo-size-00912: "size must be greater than 0".
+  if (info.size == 0)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkCreateBuffer: size is 0 (VUID-VkBufferCreateInfo-size-00912)");
   auto* buffer = NewObject<Buffer>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                    device, info);
   if (buffer == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateBuffer: allocation failed");
@@ -63,10 +108,35 @@ VkMemoryRequirements Buffer::MemoryRequirements() const {
           ResourceMemoryTypeBits(device_, false, isProtected)};
 }
 
+VkResult Buffer::Bind(const char* command, DeviceMemory* memory, VkDeviceSize offset) {
+  bool dedicatedToThis = memory != nullptr && memory->dedicatedBuffer() == ToHandle(this);
+  bool dedicatedToOther = memory != nullptr && !dedicatedToThis &&
+                          (memory->dedicatedBuffer() != VK_NULL_HANDLE || memory->dedicatedImage() != VK_NULL_HANDLE);
+  VkResult result = CheckBinding(command, "VUID-vkBindBufferMemory", *this, memory_ != nullptr, MemoryRequirements(),
+                                 memory, offset, dedicatedToOther, dedicatedToThis);
+  if (result != VK_SUCCESS) return result;
+  // VUID-vkBindBufferMemory-bufferDeviceAddress-03339: a buffer with SHADER_DEVICE_ADDRESS usage needs memory
+  // allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
+  if ((usage_ & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) &&
+      (memory->allocateFlags() & VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT) == 0)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                       "%s: buffer %llu has SHADER_DEVICE_ADDRESS usage but memory %llu was not allocated with "
+                       "VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (VUID-vkBindBufferMemory-bufferDeviceAddress-03339)",
+                       command, static_cast<ull>(header.id), static_cast<ull>(memory->header.id));
+  memory_ = memory;
+  memoryOffset_ = offset;
+  return VK_SUCCESS;
+}
+
 Image::Image(Device& device, const VkImageCreateInfo& info) : Object(VK_OBJECT_TYPE_IMAGE), device_(device), info_(info) {
   info_.pNext = nullptr;
   info_.queueFamilyIndexCount = 0;
   info_.pQueueFamilyIndices = nullptr;
+  info_.mipLevels = std::max(info.mipLevels, 1u);
+  info_.arrayLayers = std::max(info.arrayLayers, 1u);
+  ImageLayoutInput layout{info_.format, info_.imageType, info_.extent, info_.mipLevels, info_.arrayLayers,
+                          info_.samples, kImageRowAlignment};
+  layout_.Compute(layout);
 }
 
 VkResult Image::Create(Device& device, const VkImageCreateInfo& info, const VkAllocationCallbacks* allocator,
@@ -79,9 +149,6 @@ VkResult Image::Create(Device& device, const VkImageCreateInfo& info, const VkAl
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* image = NewObject<Image>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, device, info);
   if (image == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateImage: allocation failed");
-  ImageLayoutInput layout{info.format, info.imageType, info.extent, std::max(info.mipLevels, 1u),
-                          std::max(info.arrayLayers, 1u), info.samples, kImageRowAlignment};
-  image->layout_.Compute(layout);
   *out = ToHandle(image);
   return VK_SUCCESS;
 }
@@ -91,6 +158,18 @@ VkMemoryRequirements Image::MemoryRequirements() const {
   bool isProtected = (info_.flags & VK_IMAGE_CREATE_PROTECTED_BIT) != 0;
   return {AlignUp(std::max<VkDeviceSize>(layout_.size(), 1), kImageAlignment), kImageAlignment,
           ResourceMemoryTypeBits(device_, transient, isProtected)};
+}
+
+VkResult Image::Bind(const char* command, DeviceMemory* memory, VkDeviceSize offset) {
+  bool dedicatedToThis = memory != nullptr && memory->dedicatedImage() == ToHandle(this);
+  bool dedicatedToOther = memory != nullptr && !dedicatedToThis &&
+                          (memory->dedicatedBuffer() != VK_NULL_HANDLE || memory->dedicatedImage() != VK_NULL_HANDLE);
+  VkResult result = CheckBinding(command, "VUID-vkBindImageMemory", *this, memory_ != nullptr, MemoryRequirements(),
+                                 memory, offset, dedicatedToOther, dedicatedToThis);
+  if (result != VK_SUCCESS) return result;
+  memory_ = memory;
+  memoryOffset_ = offset;
+  return VK_SUCCESS;
 }
 
 }  // namespace crashtest

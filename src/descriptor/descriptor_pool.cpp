@@ -1,0 +1,168 @@
+#include "descriptor/descriptor_pool.h"
+
+#include <algorithm>
+
+#include "common/allocation.h"
+#include "common/pnext.h"
+#include "common/result.h"
+#include "common/struct_types.h"
+#include "descriptor/descriptor_set_layout.h"
+#include "device/device.h"
+
+namespace crashtest {
+
+DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkAllocationCallbacks* allocator)
+    : Object(VK_OBJECT_TYPE_DESCRIPTOR_POOL),
+      allocator_(allocator),
+      flags_(info.flags),
+      maxSets_(info.maxSets),
+      maxInlineBindings_(0) {
+  size_t records = 0;
+  for (uint32_t i = 0; i < info.poolSizeCount; ++i) {
+    const VkDescriptorPoolSize& size = info.pPoolSizes[i];
+    // Several entries may name the same type; their counts add up.
+    if (TypeCapacity* existing = Capacity(size.type))
+      existing->capacity += size.descriptorCount;
+    else
+      capacities_.push_back({size.type, size.descriptorCount, 0});
+    if (!IsInlineUniformBlock(size.type)) records += size.descriptorCount;
+  }
+  if (const auto* inlineInfo = FindInChain<VkDescriptorPoolInlineUniformBlockCreateInfo>(info.pNext))
+    maxInlineBindings_ = inlineInfo->maxInlineUniformBlockBindings;
+  arena_.resize(records);
+  sets_.reserve(maxSets_);
+}
+
+DescriptorPool::~DescriptorPool() { Reset(); }
+
+VkResult DescriptorPool::Create(Device& device, const VkDescriptorPoolCreateInfo& info,
+                                const VkAllocationCallbacks* allocator, VkDescriptorPool* out) {
+  // VUID-VkDescriptorPoolCreateInfo-maxSets-00301 (before maintenance... allowed 0 only with inline blocks).
+  if (info.maxSets == 0 && FindInChain<VkDescriptorPoolInlineUniformBlockCreateInfo>(info.pNext) == nullptr)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                       "vkCreateDescriptorPool: maxSets is 0 (VUID-VkDescriptorPoolCreateInfo-maxSets-00301)");
+  const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
+  auto* pool = NewObject<DescriptorPool>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, info, callbacks);
+  if (pool == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateDescriptorPool: allocation failed");
+  *out = ToHandle(pool);
+  return VK_SUCCESS;
+}
+
+void DescriptorPool::Destroy(DescriptorPool* pool) {
+  if (pool == nullptr) return;
+  HostAllocator allocator = pool->allocator_;
+  DeleteObject(allocator.get(), pool);
+}
+
+DescriptorPool::TypeCapacity* DescriptorPool::Capacity(VkDescriptorType type) {
+  for (TypeCapacity& c : capacities_)
+    if (c.type == type) return &c;
+  return nullptr;
+}
+
+uint32_t DescriptorPool::FindHole(uint32_t count) const {
+  uint32_t cursor = 0;
+  for (const auto& [first, size] : usedRanges_) {
+    if (first - cursor >= count) return cursor;
+    cursor = first + size;
+  }
+  return arena_.size() - cursor >= count ? cursor : UINT32_MAX;
+}
+
+VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out) {
+  // "VK_ERROR_OUT_OF_POOL_MEMORY ... if the total number of descriptor sets allocated from the pool ... exceeds
+  // maxSets, or ... the number of descriptors of a type exceeds the pool's capacity" (vkAllocateDescriptorSets).
+  if (sets_.size() >= maxSets_)
+    return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY, "vkAllocateDescriptorSets: pool %llu already holds maxSets (%u) "
+                       "sets", static_cast<unsigned long long>(header.id), maxSets_);
+  for (const DescriptorBinding& binding : layout.bindings()) {
+    uint32_t need = layout.DescriptorCount(binding.type, variableCount);
+    if (need == 0) continue;
+    TypeCapacity* capacity = Capacity(binding.type);
+    if (capacity == nullptr || capacity->capacity - capacity->used < need)
+      return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY,
+                         "vkAllocateDescriptorSets: pool %llu has %u of the %u descriptors of type %d the set needs",
+                         static_cast<unsigned long long>(header.id),
+                         capacity == nullptr ? 0 : capacity->capacity - capacity->used, need, binding.type);
+  }
+  uint32_t inlineBindings = layout.InlineBindingCount();
+  if (inlineBindings > maxInlineBindings_ - std::min(usedInlineBindings_, maxInlineBindings_))
+    return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY, "vkAllocateDescriptorSets: pool %llu has no room for %u more inline "
+                       "uniform block bindings (maxInlineUniformBlockBindings %u)",
+                       static_cast<unsigned long long>(header.id), inlineBindings, maxInlineBindings_);
+  uint32_t records = layout.RecordCount(variableCount);
+  uint32_t first = FindHole(records);
+  if (first == UINT32_MAX)
+    return ReportError(VK_ERROR_FRAGMENTED_POOL, "vkAllocateDescriptorSets: pool %llu has the capacity for %u records "
+                       "but no contiguous range of that size", static_cast<unsigned long long>(header.id), records);
+
+  std::span<DescriptorRecord> range(arena_.data() + first, records);
+  auto* set = NewObject<DescriptorSet>(allocator_.get(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, *this, layout, range, first,
+                                       variableCount);
+  if (set == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
+  usedRanges_.emplace(first, records);
+  for (TypeCapacity& capacity : capacities_) capacity.used += layout.DescriptorCount(capacity.type, variableCount);
+  usedInlineBindings_ += inlineBindings;
+  sets_.push_back(set);
+  *out = set;
+  return VK_SUCCESS;
+}
+
+VkResult DescriptorPool::Allocate(const VkDescriptorSetAllocateInfo& info, VkDescriptorSet* sets) {
+  const auto* variable = FindInChain<VkDescriptorSetVariableDescriptorCountAllocateInfo>(info.pNext);
+  for (uint32_t i = 0; i < info.descriptorSetCount; ++i) {
+    DescriptorSetLayout& layout = *FromHandle(info.pSetLayouts[i]);
+    // "If descriptorSetCount is zero or this structure is not included in the pNext chain, then the variable
+    // lengths are considered to be zero" (VkDescriptorSetVariableDescriptorCountAllocateInfo).
+    uint32_t variableCount = 0;
+    if (variable != nullptr && variable->descriptorSetCount != 0) variableCount = variable->pDescriptorCounts[i];
+    if (const DescriptorBinding* binding = layout.variableBinding(); binding != nullptr &&
+                                                                     variableCount > binding->descriptorCount) {
+      variableCount = 0;
+      for (uint32_t j = 0; j < i; ++j) Release(FromHandle(sets[j]));
+      for (uint32_t j = 0; j < info.descriptorSetCount; ++j) sets[j] = VK_NULL_HANDLE;
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkAllocateDescriptorSets: variable descriptor count exceeds "
+                         "the binding's descriptorCount (VUID-VkDescriptorSetVariableDescriptorCountAllocateInfo-"
+                         "pSetLayouts-03046)");
+    }
+    DescriptorSet* set = nullptr;
+    VkResult result = AllocateOne(layout, variableCount, &set);
+    if (result != VK_SUCCESS) {
+      for (uint32_t j = 0; j < i; ++j) Release(FromHandle(sets[j]));
+      for (uint32_t j = 0; j < info.descriptorSetCount; ++j) sets[j] = VK_NULL_HANDLE;
+      return result;
+    }
+    sets[i] = ToHandle(set);
+  }
+  return VK_SUCCESS;
+}
+
+void DescriptorPool::Release(DescriptorSet* set) {
+  const DescriptorSetLayout& layout = set->layout();
+  for (TypeCapacity& capacity : capacities_)
+    capacity.used -= std::min(capacity.used, layout.DescriptorCount(capacity.type, set->variableCount()));
+  usedInlineBindings_ -= std::min(usedInlineBindings_, layout.InlineBindingCount());
+  usedRanges_.erase(set->firstRecord());
+  sets_.erase(std::find(sets_.begin(), sets_.end(), set));
+  DeleteObject(allocator_.get(), set);
+}
+
+VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
+  if ((flags_ & VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT) == 0)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkFreeDescriptorSets: pool %llu was not created with "
+                       "FREE_DESCRIPTOR_SET_BIT (VUID-vkFreeDescriptorSets-descriptorPool-00312)",
+                       static_cast<unsigned long long>(header.id));
+  for (uint32_t i = 0; i < count; ++i)
+    if (sets[i] != VK_NULL_HANDLE) Release(FromHandle(sets[i]));
+  return VK_SUCCESS;
+}
+
+void DescriptorPool::Reset() {
+  for (DescriptorSet* set : sets_) DeleteObject(allocator_.get(), set);
+  sets_.clear();
+  usedRanges_.clear();
+  usedInlineBindings_ = 0;
+  for (TypeCapacity& capacity : capacities_) capacity.used = 0;
+}
+
+}  // namespace crashtest

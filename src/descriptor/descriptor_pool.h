@@ -1,0 +1,74 @@
+// VkDescriptorPool: capacity per descriptor type and in sets, and the arena the sets' records live in.
+//
+// The arena holds as many records as the pool has non-inline descriptors; each set takes one contiguous range,
+// first fit. A request within the per-type and maxSets capacity that finds no hole large enough fails with
+// VK_ERROR_FRAGMENTED_POOL, as on a GPU whose descriptor heap is fragmented; over capacity is
+// VK_ERROR_OUT_OF_POOL_MEMORY. When every set uses the same number of descriptors the holes always fit, which is
+// the spec's guarantee ("if all sets allocated from the pool since it was created or most recently reset use the
+// same number of descriptors (of each type) and the requested allocation also uses that same number of
+// descriptors (of each type), then fragmentation must not cause an allocation failure", vkAllocateDescriptorSets).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "common/handle.h"
+#include "common/object.h"
+#include "descriptor/descriptor_set.h"
+#include "descriptor/ref_counted.h"
+
+namespace crashtest {
+
+class Device;
+class DescriptorSetLayout;
+CT_DEFINE_HANDLE(DescriptorPool, VkDescriptorPool, VK_OBJECT_TYPE_DESCRIPTOR_POOL);
+
+class DescriptorPool : public Object {
+ public:
+  DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkAllocationCallbacks* allocator);
+  ~DescriptorPool();
+  DescriptorPool(const DescriptorPool&) = delete;
+  DescriptorPool& operator=(const DescriptorPool&) = delete;
+
+  static VkResult Create(Device& device, const VkDescriptorPoolCreateInfo& info,
+                         const VkAllocationCallbacks* allocator, VkDescriptorPool* out);
+  static void Destroy(DescriptorPool* pool);
+
+  // vkAllocateDescriptorSets: all or nothing ("If the creation of any of those descriptor sets fails, then the
+  // implementation must destroy all successfully created descriptor set objects from this command, set all entries
+  // of the pDescriptorSets array to VK_NULL_HANDLE and return the error").
+  VkResult Allocate(const VkDescriptorSetAllocateInfo& info, VkDescriptorSet* sets);
+  // vkFreeDescriptorSets: needs FREE_DESCRIPTOR_SET_BIT (VUID-vkFreeDescriptorSets-descriptorPool-00312).
+  VkResult Free(uint32_t count, const VkDescriptorSet* sets);
+  void Reset();
+
+  VkDescriptorPoolCreateFlags flags() const { return flags_; }
+  uint32_t liveSets() const { return static_cast<uint32_t>(sets_.size()); }
+
+ private:
+  struct TypeCapacity {
+    VkDescriptorType type;
+    uint32_t capacity;
+    uint32_t used;
+  };
+  VkResult AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out);
+  void Release(DescriptorSet* set);
+  TypeCapacity* Capacity(VkDescriptorType type);
+  // First fit in the arena; UINT32_MAX when no hole holds `count` records.
+  uint32_t FindHole(uint32_t count) const;
+
+  HostAllocator allocator_;  // sets come from the pool's callbacks
+  VkDescriptorPoolCreateFlags flags_;
+  uint32_t maxSets_;
+  uint32_t maxInlineBindings_;
+  uint32_t usedInlineBindings_ = 0;
+  std::vector<TypeCapacity> capacities_;
+  std::vector<DescriptorRecord> arena_;  // never resized after creation: sets point into it
+  std::map<uint32_t, uint32_t> usedRanges_;  // first record -> record count, per live set
+  std::vector<DescriptorSet*> sets_;
+};
+
+}  // namespace crashtest

@@ -1,0 +1,47 @@
+// The record of every live VkDeviceMemory in the process: the device address space, per-heap usage (for
+// VK_ERROR_OUT_OF_DEVICE_MEMORY and VK_EXT_memory_budget) and per-device object counts (maxMemoryAllocationCount,
+// maxSamplerAllocationCount).
+//
+// Why process-wide: device addresses are unique across every device of the process, so that a fault address can
+// be attributed to exactly one allocation and an address is never handed out twice; heap usage is summed over all
+// devices of a physical device. The one mutex is taken by allocation and free only (not by vkCmd*, submit or
+// wait), which the spec already treats as expensive calls ("applications should ... allocate large blocks").
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+namespace crashtest {
+
+class Device;
+class DeviceMemory;
+class PhysicalDevice;
+
+namespace memory_accounting {
+
+// Device addresses come from [kAddressBase, kAddressLimit): a 48-bit space, as GPUs' virtual address spaces are.
+// Each allocation starts on a kAddressGranule boundary and is followed by at least one unused granule, so an
+// address just past the end of an allocation is attributed to nothing rather than to its neighbour.
+inline constexpr VkDeviceAddress kAddressBase = VkDeviceAddress{1} << 32;
+inline constexpr VkDeviceAddress kAddressLimit = VkDeviceAddress{1} << 48;
+inline constexpr VkDeviceAddress kAddressGranule = 64 * 1024;
+
+// Reserves the heap bytes and an allocation slot of `memory`'s device and gives it an address: `requested` (a
+// replayed opaque capture address) when non-zero, else a fresh one that was never handed out before. On failure
+// nothing is reserved and the result says why (OUT_OF_DEVICE_MEMORY, TOO_MANY_OBJECTS,
+// INVALID_OPAQUE_CAPTURE_ADDRESS), already reported.
+VkResult Register(DeviceMemory& memory, VkDeviceAddress requested, VkDeviceAddress* address);
+void Unregister(const DeviceMemory& memory);
+
+DeviceMemory* FindByAddress(const Device& device, VkDeviceAddress address);
+// Bytes allocated from heap `heapIndex` by every device of `physicalDevice`.
+VkDeviceSize HeapUsage(const PhysicalDevice& physicalDevice, uint32_t heapIndex);
+uint32_t AllocationCount(const Device& device);
+
+// maxSamplerAllocationCount: false (nothing reserved) when the device has that many samplers already.
+bool ReserveSampler(const Device& device, uint32_t limit);
+void ReleaseSampler(const Device& device);
+
+}  // namespace memory_accounting
+}  // namespace crashtest

@@ -1,0 +1,158 @@
+#include "pipeline/analysis/liveness.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+
+namespace crashtest::analysis {
+
+using ir::kNone;
+
+uint32_t RegisterComponents(const ir::Module& module, ir::TypeId typeId) {
+  if (typeId == kNone) return 0;
+  const ir::Type& type = module.types[typeId];
+  switch (type.kind) {
+    case ir::TypeKind::Bool: return 1;
+    case ir::TypeKind::Int: case ir::TypeKind::Float: return type.width > 32 ? type.width / 32 : 1;
+    case ir::TypeKind::Vector: case ir::TypeKind::Matrix: case ir::TypeKind::Array:
+      return type.count * RegisterComponents(module, type.element);
+    case ir::TypeKind::Struct: {
+      uint32_t sum = 0;
+      for (ir::TypeId member : type.members) sum += RegisterComponents(module, member);
+      return sum;
+    }
+    case ir::TypeKind::Pointer:
+      switch (type.storageClass) {
+        case spv::StorageClassPhysicalStorageBuffer: return 2;
+        case spv::StorageClassFunction: case spv::StorageClassPrivate: return 0;
+        default: return 1;
+      }
+    default: return 0;
+  }
+}
+
+namespace {
+
+// A dense bit set over values.
+class ValueSet {
+ public:
+  explicit ValueSet(size_t size = 0) : bits_((size + 63) / 64, 0) {}
+  bool Test(ir::ValueId v) const { return (bits_[v >> 6] >> (v & 63)) & 1; }
+  void Set(ir::ValueId v) { bits_[v >> 6] |= uint64_t{1} << (v & 63); }
+  void Reset(ir::ValueId v) { bits_[v >> 6] &= ~(uint64_t{1} << (v & 63)); }
+  // this |= other & ~mask; returns whether this changed.
+  bool UnionWithout(const ValueSet& other, const ValueSet* mask) {
+    bool changed = false;
+    for (size_t i = 0; i < bits_.size(); ++i) {
+      uint64_t add = other.bits_[i] & (mask != nullptr ? ~mask->bits_[i] : ~uint64_t{0});
+      uint64_t merged = bits_[i] | add;
+      changed |= merged != bits_[i];
+      bits_[i] = merged;
+    }
+    return changed;
+  }
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    for (size_t i = 0; i < bits_.size(); ++i)
+      for (uint64_t word = bits_[i]; word != 0; word &= word - 1)
+        visit(static_cast<ir::ValueId>(i * 64 + static_cast<size_t>(__builtin_ctzll(word))));
+  }
+
+ private:
+  std::vector<uint64_t> bits_;
+};
+
+}  // namespace
+
+Liveness Liveness::Build(const ir::Module& module) {
+  const auto& blocks = module.function.blocks;
+  size_t valueCount = module.values.size();
+  size_t n = blocks.size();
+  auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
+
+  // Per block: upward-exposed uses (not counting phi operands), definitions, phi results, and the phi operands
+  // each predecessor must keep alive to its end.
+  std::vector<ValueSet> uses(n, ValueSet(valueCount)), defs(n, ValueSet(valueCount)),
+      phiDefs(n, ValueSet(valueCount)), phiUses(n, ValueSet(valueCount));
+  for (ir::BlockId b = 0; b < n; ++b) {
+    for (const ir::Instruction& inst : blocks[b].instructions) {
+      auto operands = module.Operands(inst);
+      if (inst.op == spv::OpPhi) {
+        for (uint32_t k = 0; k < inst.valueCount; ++k)
+          if (tracked(operands[k])) phiUses[operands[inst.valueCount + k]].Set(operands[k]);
+        phiDefs[b].Set(inst.result);
+        defs[b].Set(inst.result);
+        continue;
+      }
+      for (uint32_t k = 0; k < inst.valueCount; ++k)
+        if (tracked(operands[k]) && !defs[b].Test(operands[k])) uses[b].Set(operands[k]);
+      if (inst.result != kNone) defs[b].Set(inst.result);
+    }
+  }
+
+  // liveIn(B) = uses(B) | phiDefs(B) | (liveOut(B) - defs(B)); liveOut(B) = phiUses(B) | U (liveIn(S) - phiDefs(S)).
+  std::vector<ValueSet> liveIn(n, ValueSet(valueCount)), liveOut(n, ValueSet(valueCount));
+  for (ir::BlockId b = 0; b < n; ++b) {
+    liveIn[b].UnionWithout(uses[b], nullptr);
+    liveIn[b].UnionWithout(phiDefs[b], nullptr);
+    liveOut[b].UnionWithout(phiUses[b], nullptr);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      ir::BlockId b = static_cast<ir::BlockId>(i);
+      for (ir::BlockId s : blocks[b].successors) changed |= liveOut[b].UnionWithout(liveIn[s], &phiDefs[s]);
+      changed |= liveIn[b].UnionWithout(liveOut[b], &defs[b]);
+    }
+  }
+
+  Liveness result;
+  std::vector<uint32_t> components(valueCount, 0);
+  for (ir::ValueId v = 0; v < valueCount; ++v)
+    if (tracked(v)) components[v] = RegisterComponents(module, module.values[v].type);
+  result.liveIn_.resize(n);
+  result.liveOut_.resize(n);
+  result.blockStart_.resize(n + 1, 0);
+  result.liveInComponents_.resize(n, 0);
+  for (ir::BlockId b = 0; b < n; ++b)
+    result.blockStart_[b + 1] = result.blockStart_[b] + static_cast<uint32_t>(blocks[b].instructions.size());
+  result.pressure_.assign(result.blockStart_[n], 0);
+
+  for (ir::BlockId b = 0; b < n; ++b) {
+    liveIn[b].ForEach([&](ir::ValueId v) { result.liveIn_[b].push_back(v); });
+    liveOut[b].ForEach([&](ir::ValueId v) { result.liveOut_[b].push_back(v); });
+    ValueSet live = liveOut[b];
+    uint32_t sum = 0;
+    live.ForEach([&](ir::ValueId v) { sum += components[v]; });
+    const auto& instructions = blocks[b].instructions;
+    uint32_t liveInSum = 0;
+    for (ir::ValueId v : result.liveIn_[b]) liveInSum += components[v];
+    result.liveInComponents_[b] = liveInSum;
+    for (size_t i = instructions.size(); i-- > 0;) {
+      const ir::Instruction& inst = instructions[i];
+      uint32_t& pressure = result.pressure_[result.blockStart_[b] + i];
+      if (inst.op == spv::OpPhi) {
+        pressure = liveInSum;
+        continue;
+      }
+      pressure = sum + (inst.result != kNone && !live.Test(inst.result) ? components[inst.result] : 0);
+      if (inst.result != kNone && live.Test(inst.result)) {
+        live.Reset(inst.result);
+        sum -= components[inst.result];
+      }
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        ir::ValueId v = operands[k];
+        if (tracked(v) && !live.Test(v)) {
+          live.Set(v);
+          sum += components[v];
+        }
+      }
+    }
+    result.maxLive_ = std::max(result.maxLive_, liveInSum);
+  }
+  for (uint32_t p : result.pressure_) result.maxLive_ = std::max(result.maxLive_, p);
+  return result;
+}
+
+}  // namespace crashtest::analysis

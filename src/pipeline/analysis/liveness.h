@@ -1,0 +1,43 @@
+// Liveness of SSA values (instruction results; constants and variables live in memory or immediates), per block
+// and per instruction, counted in 32-bit register components: the register demand the statistics report.
+//
+// Phi semantics follow SSA: a phi's operand is used at the end of the matching predecessor, its result is
+// defined at the top of its block.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pipeline/ir/module.h"
+
+namespace crashtest::analysis {
+
+// 32-bit components a value of `type` occupies in vector registers: 64-bit scalars take two, vectors, matrices,
+// arrays and structs the sum of their parts, physical-storage-buffer pointers two, other pointers into
+// descriptors one (an offset); pointers to Function/Private variables, images, samplers and runtime arrays none.
+uint32_t RegisterComponents(const ir::Module& module, ir::TypeId type);
+
+class Liveness {
+ public:
+  static Liveness Build(const ir::Module& module);
+
+  std::span<const ir::ValueId> LiveIn(ir::BlockId block) const { return liveIn_[block]; }
+  std::span<const ir::ValueId> LiveOut(ir::BlockId block) const { return liveOut_[block]; }
+  // Components live across instruction `index` of `block`: everything live after it, plus its own result.
+  // For phis: the block's live-in components.
+  uint32_t LiveComponentsAt(ir::BlockId block, uint32_t index) const {
+    return pressure_[blockStart_[block] + index];
+  }
+  uint32_t LiveInComponents(ir::BlockId block) const { return liveInComponents_[block]; }
+  uint32_t MaxLiveComponents() const { return maxLive_; }
+
+ private:
+  std::vector<std::vector<ir::ValueId>> liveIn_, liveOut_;
+  std::vector<uint32_t> blockStart_;  // first index of each block in pressure_
+  std::vector<uint32_t> pressure_;
+  std::vector<uint32_t> liveInComponents_;
+  uint32_t maxLive_ = 0;
+};
+
+}  // namespace crashtest::analysis

@@ -1,0 +1,32 @@
+// The optimiser recipe run before lowering, as a real driver's front end runs one before its back end.
+#pragma once
+
+#include <spirv-tools/libspirv.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pipeline/frontend/specialization.h"
+
+namespace crashtest::pipeline {
+
+enum class OptimizationRecipe {
+  // Specialisation and inlining only: what lowering needs (one function, frozen constants).
+  Minimal,
+  // The default: the SSA, folding and dead-code passes every real front end applies (see docs/compiler.md).
+  Lean,
+  // SPIRV-Tools' full -O recipe (spirv-opt -O): slower, for comparison.
+  Performance,
+};
+
+const char* RecipeName(OptimizationRecipe recipe);
+
+// Applies `specialization`, freezes the remaining spec constants at their defaults, and runs the recipe.
+// The input must be valid (validation is not repeated). Returns false with `message` on failure.
+bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,
+                           const SpecializationValues& specialization, OptimizationRecipe recipe,
+                           std::vector<uint32_t>* out, std::string* message);
+
+}  // namespace crashtest::pipeline

@@ -1,0 +1,71 @@
+// What the queues of one device share: the lock and condition variable every synchronisation primitive of the
+// device (fences, semaphores, events, query availability, queue progress) changes state under, and the debug
+// names of its objects. One per device, owned jointly by its queues (every device has at least one queue), so a
+// host wait on several fences or semaphores of the device — any or all — is one condition-variable wait, with no
+// busy waiting and no process-wide lock.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+#include "queue/object_names.h"
+
+namespace crashtest {
+
+class Device;
+
+class DeviceExecution {
+ public:
+  // Changes shared state under the lock and wakes every waiter.
+  template <typename Change>
+  void Publish(Change&& change) {
+    {
+      std::lock_guard lock(mutex_);
+      change();
+    }
+    changed_.notify_all();
+  }
+
+  // Waits until `ready()` holds (checked under the lock), for at most `timeoutNs` nanoseconds (UINT64_MAX: no
+  // limit). Returns whether it holds. A device that is being destroyed releases every waiter (returns false unless
+  // ready).
+  template <typename Ready>
+  bool Wait(uint64_t timeoutNs, Ready&& ready) {
+    std::unique_lock lock(mutex_);
+    // ready() may consume what it waits for (a binary semaphore's payload): call it until it first holds, never
+    // after.
+    bool ok = ready();
+    if (ok || timeoutNs == 0) return ok;
+    auto done = [&] {
+      ok = ok || ready();
+      return ok || stopping_;
+    };
+    // Deadlines past a century are "forever": steady_clock arithmetic would overflow.
+    constexpr uint64_t kForever = 100ull * 365 * 24 * 3600 * 1000000000ull;
+    if (timeoutNs >= kForever)
+      changed_.wait(lock, done);
+    else
+      changed_.wait_until(lock, std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeoutNs), done);
+    return ok;
+  }
+
+  // Called once the device is being destroyed: wakes and releases every waiter.
+  void Stop() {
+    Publish([this] { stopping_ = true; });
+  }
+
+  ObjectNames& names() { return names_; }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopping_ = false;
+  ObjectNames names_;
+};
+
+// The shared state of `device` (held by its queues).
+DeviceExecution& ExecutionOf(const Device& device);
+
+}  // namespace crashtest

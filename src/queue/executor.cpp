@@ -1,0 +1,351 @@
+#include "queue/executor.h"
+
+#include <chrono>
+#include <cstring>
+#include <span>
+
+#include "command/command_buffer.h"
+#include "command/query_pool.h"
+#include "device/device.h"
+#include "device/physical_device.h"
+#include "device/resources.h"
+#include "queue/event.h"
+#include "queue/queue.h"
+#include "transfer/transfer_ops.h"
+
+namespace crashtest {
+
+namespace {
+
+template <typename T, typename R>
+std::span<const T> Regions(const R* record) {
+  return {PayloadOf<T>(record), record->regionCount};
+}
+
+// An indirect command of `buffer` at `offset` (the buffer is bound: VUID-vkCmdDrawIndirect-buffer-02708).
+template <typename T>
+bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
+  if (buffer == nullptr || buffer->data() == nullptr || offset + sizeof(T) > buffer->size()) return false;
+  std::memcpy(out, buffer->data() + offset, sizeof(T));
+  return true;
+}
+
+}  // namespace
+
+Executor::Executor(Queue& queue) : queue_(queue) {
+  const DeviceDescription& description = queue.device().physicalDevice().description();
+  float period = description.properties.limits.timestampPeriod;
+  ticksPerNanosecond_ = period > 0.0f ? 1.0 / static_cast<double>(period) : 1.0;
+  uint32_t validBits = queue.familyIndex() < description.queueFamilies.size()
+                           ? description.queueFamilies[queue.familyIndex()].timestampValidBits
+                           : 0;
+  timestampMask_ = validBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << validBits) - 1;
+}
+
+uint64_t Executor::Timestamp() const {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+  return static_cast<uint64_t>(static_cast<double>(ns) * ticksPerNanosecond_) & timestampMask_;
+}
+
+void Executor::BeginSubmission(uint64_t serial) {
+  cursor_ = ExecutionCursor{serial, 0, CommandOp::Count};
+}
+
+bool Executor::Execute(const CommandBuffer& commandBuffer) {
+  // Dynamic state and render-pass instances do not carry over between primary command buffers (Vulkan 1.3,
+  // 6.1: "each primary command buffer ... state is undefined" at its start).
+  topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  rendering_ = RenderingState{};
+  return RunStream(commandBuffer.stream());
+}
+
+bool Executor::RunStream(const CommandArena& stream) {
+  bool live = true;
+  ForEachRecord(stream, [&](const CommandHeader& header, const void* record) {
+    if (!live) return;
+    cursor_.op = header.op;
+    live = Run(header.op, record);
+    ++cursor_.command;
+  });
+  return live;
+}
+
+bool Executor::Run(CommandOp op, const void* record) {
+  switch (op) {
+    case CommandOp::CopyBuffer:
+    case CommandOp::CopyBuffer2:
+    case CommandOp::CopyImage:
+    case CommandOp::CopyImage2:
+    case CommandOp::BlitImage:
+    case CommandOp::BlitImage2:
+    case CommandOp::CopyBufferToImage:
+    case CommandOp::CopyBufferToImage2:
+    case CommandOp::CopyImageToBuffer:
+    case CommandOp::CopyImageToBuffer2:
+    case CommandOp::UpdateBuffer:
+    case CommandOp::FillBuffer:
+    case CommandOp::ClearColorImage:
+    case CommandOp::ClearDepthStencilImage:
+    case CommandOp::ResolveImage:
+    case CommandOp::ResolveImage2:
+      RunTransfer(op, record);
+      return true;
+    case CommandOp::SetEvent:
+    case CommandOp::SetEvent2:
+    case CommandOp::ResetEvent:
+    case CommandOp::ResetEvent2:
+    case CommandOp::WaitEvents:
+    case CommandOp::WaitEvents2:
+      return RunSync(op, record);
+    case CommandOp::BeginQuery:
+    case CommandOp::EndQuery:
+    case CommandOp::ResetQueryPool:
+    case CommandOp::WriteTimestamp:
+    case CommandOp::WriteTimestamp2:
+    case CommandOp::CopyQueryPoolResults:
+      RunQuery(op, record);
+      return true;
+    case CommandOp::Draw:
+    case CommandOp::DrawIndexed:
+    case CommandOp::DrawIndirect:
+    case CommandOp::DrawIndexedIndirect:
+    case CommandOp::DrawIndirectCount:
+    case CommandOp::DrawIndexedIndirectCount:
+    case CommandOp::Dispatch:
+    case CommandOp::DispatchBase:
+    case CommandOp::DispatchIndirect:
+      CountWork(op, record);
+      return true;
+    case CommandOp::SetPrimitiveTopology:
+      topology_ = static_cast<VkPrimitiveTopology>(static_cast<const record::SetFlags*>(record)->flags);
+      return true;
+    case CommandOp::BeginRenderPass:
+    case CommandOp::BeginRenderPass2:
+      BeginRenderPass(*static_cast<const record::BeginRenderPass*>(record));
+      return true;
+    case CommandOp::NextSubpass:
+    case CommandOp::NextSubpass2:
+      NextSubpass();
+      return true;
+    case CommandOp::EndRenderPass:
+    case CommandOp::EndRenderPass2:
+    case CommandOp::EndRendering:
+      rendering_ = RenderingState{};
+      return true;
+    case CommandOp::BeginRendering:
+      BeginRendering(*static_cast<const record::BeginRendering*>(record));
+      return true;
+    case CommandOp::ClearAttachments:
+      ClearAttachments(*static_cast<const record::ClearAttachments*>(record));
+      return true;
+    case CommandOp::ExecuteCommands: {
+      const auto* execute = static_cast<const record::ExecuteCommands*>(record);
+      const CommandBuffer* const* secondaries = PayloadOf<const CommandBuffer*>(execute);
+      // Secondaries inherit the render pass instance and run inside this submission's command numbering.
+      for (uint32_t i = 0; i < execute->count; ++i)
+        if (!RunStream(secondaries[i]->stream())) return false;
+      return true;
+    }
+    default:
+      // State, binds, barriers, push constants and labels change nothing a CPU-executed transfer depends on;
+      // they stay in the stream for fault reports and dumps.
+      return true;
+  }
+}
+
+void Executor::RunTransfer(CommandOp op, const void* record) {
+  switch (op) {
+    case CommandOp::CopyBuffer:
+    case CommandOp::CopyBuffer2: {
+      const auto* r = static_cast<const record::CopyBuffer*>(record);
+      transfer::CopyBuffer(*r->src, *r->dst, Regions<VkBufferCopy2>(r));
+      break;
+    }
+    case CommandOp::CopyImage:
+    case CommandOp::CopyImage2: {
+      const auto* r = static_cast<const record::CopyImage*>(record);
+      transfer::CopyImage(*r->src, *r->dst, Regions<VkImageCopy2>(r));
+      break;
+    }
+    case CommandOp::BlitImage:
+    case CommandOp::BlitImage2: {
+      const auto* r = static_cast<const record::BlitImage*>(record);
+      transfer::BlitImage(*r->src, *r->dst, Regions<VkImageBlit2>(r), r->filter);
+      break;
+    }
+    case CommandOp::CopyBufferToImage:
+    case CommandOp::CopyBufferToImage2: {
+      const auto* r = static_cast<const record::BufferImageCopy*>(record);
+      transfer::CopyBufferToImage(*r->buffer, *r->image, Regions<VkBufferImageCopy2>(r));
+      break;
+    }
+    case CommandOp::CopyImageToBuffer:
+    case CommandOp::CopyImageToBuffer2: {
+      const auto* r = static_cast<const record::BufferImageCopy*>(record);
+      transfer::CopyImageToBuffer(*r->image, *r->buffer, Regions<VkBufferImageCopy2>(r));
+      break;
+    }
+    case CommandOp::UpdateBuffer: {
+      const auto* r = static_cast<const record::UpdateBuffer*>(record);
+      transfer::UpdateBuffer(*r->dst, r->offset, {PayloadOf<std::byte>(r), static_cast<size_t>(r->size)});
+      break;
+    }
+    case CommandOp::FillBuffer: {
+      const auto* r = static_cast<const record::FillBuffer*>(record);
+      transfer::FillBuffer(*r->dst, r->offset, r->size, r->data);
+      break;
+    }
+    case CommandOp::ClearColorImage: {
+      const auto* r = static_cast<const record::ClearColorImage*>(record);
+      transfer::ClearColorImage(*r->image, r->color, {PayloadOf<VkImageSubresourceRange>(r), r->rangeCount});
+      break;
+    }
+    case CommandOp::ClearDepthStencilImage: {
+      const auto* r = static_cast<const record::ClearDepthStencilImage*>(record);
+      transfer::ClearDepthStencilImage(*r->image, r->value, {PayloadOf<VkImageSubresourceRange>(r), r->rangeCount});
+      break;
+    }
+    case CommandOp::ResolveImage:
+    case CommandOp::ResolveImage2: {
+      const auto* r = static_cast<const record::ResolveImage*>(record);
+      transfer::ResolveImage(*r->src, *r->dst, Regions<VkImageResolve2>(r));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+bool Executor::RunSync(CommandOp op, const void* record) {
+  switch (op) {
+    case CommandOp::SetEvent:
+    case CommandOp::SetEvent2:
+      static_cast<const record::EventStage*>(record)->event->Set();
+      return true;
+    case CommandOp::ResetEvent:
+    case CommandOp::ResetEvent2:
+      static_cast<const record::EventStage*>(record)->event->Reset();
+      return true;
+    case CommandOp::WaitEvents:
+    case CommandOp::WaitEvents2: {
+      // Work after the wait must not start before each event is set, from the host or another queue (Vulkan 1.3,
+      // 7.5 "Events"); on a CPU queue that means blocking the worker.
+      const auto* wait = static_cast<const record::WaitEvents*>(record);
+      Event* const* events = PayloadOf<Event*>(wait);
+      for (uint32_t i = 0; i < wait->eventCount; ++i)
+        if (!events[i]->WaitOnQueue()) return false;
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+void Executor::RunQuery(CommandOp op, const void* record) {
+  switch (op) {
+    case CommandOp::BeginQuery: {
+      const auto* r = static_cast<const record::BeginQuery*>(record);
+      activeQueries_.push_back(ActiveQuery{r->pool, r->query, counters_});
+      break;
+    }
+    case CommandOp::EndQuery: {
+      const auto* r = static_cast<const record::EndQuery*>(record);
+      for (size_t i = 0; i < activeQueries_.size(); ++i) {
+        ActiveQuery& active = activeQueries_[i];
+        if (active.pool != r->pool || active.query != r->query) continue;
+        uint64_t values[32] = {};
+        // Occlusion: no sample passes, since nothing is rasterised.
+        if (r->pool->type() == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+          StatisticValues(r->pool->statistics(), active.start, counters_, values);
+        r->pool->Write(r->query, values);
+        activeQueries_.erase(activeQueries_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+      break;
+    }
+    case CommandOp::ResetQueryPool: {
+      const auto* r = static_cast<const record::ResetQueryPool*>(record);
+      r->pool->Reset(r->first, r->count);
+      break;
+    }
+    case CommandOp::WriteTimestamp:
+    case CommandOp::WriteTimestamp2: {
+      const auto* r = static_cast<const record::WriteTimestamp*>(record);
+      uint64_t value = Timestamp();
+      r->pool->Write(r->query, &value);
+      break;
+    }
+    case CommandOp::CopyQueryPoolResults: {
+      const auto* r = static_cast<const record::CopyQueryPoolResults*>(record);
+      if (r->dst->data() != nullptr) r->pool->Results(r->first, r->count, r->dst->data() + r->dstOffset, r->stride,
+                                                      r->flags);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Executor::CountWork(CommandOp op, const void* record) {
+  switch (op) {
+    case CommandOp::Draw: {
+      const auto* r = static_cast<const record::Draw*>(record);
+      CountDraw(counters_, topology_, r->vertexCount, r->instanceCount);
+      break;
+    }
+    case CommandOp::DrawIndexed: {
+      const auto* r = static_cast<const record::DrawIndexed*>(record);
+      CountDraw(counters_, topology_, r->indexCount, r->instanceCount);
+      break;
+    }
+    case CommandOp::DrawIndirect:
+    case CommandOp::DrawIndexedIndirect:
+    case CommandOp::DrawIndirectCount:
+    case CommandOp::DrawIndexedIndirectCount: {
+      // The parameters live in device memory at execution time, as on a GPU.
+      const bool indexed = op == CommandOp::DrawIndexedIndirect || op == CommandOp::DrawIndexedIndirectCount;
+      const Buffer* buffer;
+      VkDeviceSize offset;
+      uint32_t drawCount, stride;
+      if (op == CommandOp::DrawIndirect || op == CommandOp::DrawIndexedIndirect) {
+        const auto* r = static_cast<const record::DrawIndirect*>(record);
+        buffer = r->buffer, offset = r->offset, drawCount = r->drawCount, stride = r->stride;
+      } else {
+        const auto* r = static_cast<const record::DrawIndirectCount*>(record);
+        buffer = r->buffer, offset = r->offset, stride = r->stride;
+        uint32_t count = 0;
+        ReadIndirect(r->countBuffer, r->countOffset, &count);
+        drawCount = count < r->maxDrawCount ? count : r->maxDrawCount;
+      }
+      for (uint32_t i = 0; i < drawCount; ++i) {
+        VkDeviceSize at = offset + static_cast<VkDeviceSize>(i) * stride;
+        if (indexed) {
+          VkDrawIndexedIndirectCommand draw;
+          if (ReadIndirect(buffer, at, &draw)) CountDraw(counters_, topology_, draw.indexCount, draw.instanceCount);
+        } else {
+          VkDrawIndirectCommand draw;
+          if (ReadIndirect(buffer, at, &draw)) CountDraw(counters_, topology_, draw.vertexCount, draw.instanceCount);
+        }
+      }
+      break;
+    }
+    case CommandOp::Dispatch:
+    case CommandOp::DispatchBase: {
+      const auto* r = static_cast<const record::Dispatch*>(record);
+      CountDispatch(counters_, uint64_t{r->groupsX} * r->groupsY * r->groupsZ);
+      break;
+    }
+    case CommandOp::DispatchIndirect: {
+      const auto* r = static_cast<const record::DispatchIndirect*>(record);
+      VkDispatchIndirectCommand groups;
+      if (ReadIndirect(r->buffer, r->offset, &groups)) CountDispatch(counters_, uint64_t{groups.x} * groups.y * groups.z);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace crashtest

@@ -1,0 +1,80 @@
+// Runs recorded command streams on a queue's worker thread: transfers and clears through src/transfer, render-pass
+// and dynamic-rendering load-op clears, events, queries and timestamps. Draws and dispatches are counted for
+// pipeline-statistics queries but not executed (nothing is rasterised; dispatches wait for the interpreter).
+// One Executor per queue, used only by that queue's worker, so nothing here locks.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "command/command_arena.h"
+#include "command/command_records.h"
+#include "queue/pipeline_counters.h"
+
+namespace crashtest {
+
+class CommandBuffer;
+class Queue;
+
+// Where the worker is: "command #index (vkCmdX) of submission #serial", for fault reports.
+struct ExecutionCursor {
+  uint64_t submission = 0;
+  uint32_t command = 0;  // index among the commands the submission has run so far, from 0
+  CommandOp op = CommandOp::Count;
+};
+
+class Executor {
+ public:
+  explicit Executor(Queue& queue);
+
+  void BeginSubmission(uint64_t serial);
+  // Runs a primary command buffer (and the secondaries it executes). False when the device is being destroyed
+  // while the stream waits on an event.
+  bool Execute(const CommandBuffer& commandBuffer);
+  const ExecutionCursor& cursor() const { return cursor_; }
+  // Nanoseconds of the monotonic clock as the queue family's timestamps: ticks of timestampPeriod, masked to
+  // timestampValidBits.
+  uint64_t Timestamp() const;
+
+ private:
+  // The attachments of the render pass instance being recorded (render pass or dynamic rendering).
+  struct RenderingState {
+    bool active = false;
+    const record::BeginRenderPass* renderPass = nullptr;  // nullptr for dynamic rendering
+    const record::BeginRendering* rendering = nullptr;
+    uint32_t subpass = 0;
+  };
+  struct ActiveQuery {
+    QueryPool* pool;
+    uint32_t query;
+    PipelineCounters start;
+  };
+
+  bool RunStream(const CommandArena& stream);
+  bool Run(CommandOp op, const void* record);
+  void RunTransfer(CommandOp op, const void* record);
+  bool RunSync(CommandOp op, const void* record);
+  void RunQuery(CommandOp op, const void* record);
+  void CountWork(CommandOp op, const void* record);
+
+  // render_pass_execution.cpp
+  void BeginRenderPass(const record::BeginRenderPass& begin);
+  void NextSubpass();
+  void BeginRendering(const record::BeginRendering& begin);
+  void ClearAttachments(const record::ClearAttachments& clear);
+  void LoadOpClears(uint32_t subpass);
+  const ImageView* RenderPassView(uint32_t attachment) const;
+
+  Queue& queue_;
+  double ticksPerNanosecond_;
+  uint64_t timestampMask_;
+  ExecutionCursor cursor_;
+  RenderingState rendering_;
+  VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  PipelineCounters counters_{};
+  std::vector<ActiveQuery> activeQueries_;
+};
+
+}  // namespace crashtest

@@ -1,0 +1,46 @@
+#include "queue/fence.h"
+
+#include <algorithm>
+
+#include "common/allocation.h"
+#include "common/result.h"
+#include "device/device.h"
+#include "queue/device_execution.h"
+
+namespace crashtest {
+
+Fence::Fence(DeviceExecution& execution, bool signaled) : Object(VK_OBJECT_TYPE_FENCE), execution_(execution),
+                                                          signaled_(signaled) {}
+
+VkResult Fence::Create(Device& device, const VkFenceCreateInfo& info, const VkAllocationCallbacks* allocator,
+                       VkFence* out) {
+  auto* fence = NewObject<Fence>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
+                                 ExecutionOf(device), (info.flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0);
+  if (fence == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateFence: allocation failed");
+  *out = ToHandle(fence);
+  return VK_SUCCESS;
+}
+
+void Fence::Destroy(Device& device, Fence* fence, const VkAllocationCallbacks* allocator) {
+  DeleteObject(ChooseAllocator(allocator, device.allocator()), fence);
+}
+
+void Fence::Signal() {
+  execution_.Publish([this] { signaled_.store(true, std::memory_order_release); });
+}
+
+void Fence::Reset() {
+  execution_.Publish([this] { signaled_.store(false, std::memory_order_release); });
+}
+
+VkResult WaitForFences(std::span<Fence* const> fences, bool waitAll, uint64_t timeoutNs) {
+  if (fences.empty()) return VK_SUCCESS;
+  auto isSignaled = [](const Fence* fence) { return fence->signaled(); };
+  bool ready = fences.front()->execution().Wait(timeoutNs, [&] {
+    return waitAll ? std::all_of(fences.begin(), fences.end(), isSignaled)
+                   : std::any_of(fences.begin(), fences.end(), isSignaled);
+  });
+  return ready ? VK_SUCCESS : VK_TIMEOUT;
+}
+
+}  // namespace crashtest

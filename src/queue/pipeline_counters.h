@@ -1,0 +1,31 @@
+// The pipeline statistics a queue counts for VK_QUERY_TYPE_PIPELINE_STATISTICS queries, indexed by the bit
+// position of their VkQueryPipelineStatisticFlagBits. What is counted (docs/execution.md): draws count the
+// vertices and primitives they assemble and the vertex-shader and clipping invocations that would follow; nothing
+// is rasterised, so clipping primitives and fragment invocations stay 0; tessellation and geometry stages are not
+// run (0); a dispatch counts one compute invocation per workgroup until pipelines expose their workgroup size.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+namespace crashtest {
+
+inline constexpr uint32_t kPipelineStatisticCount = 11;  // up to COMPUTE_SHADER_INVOCATIONS (bit 10)
+
+struct PipelineCounters {
+  uint64_t values[kPipelineStatisticCount];
+};
+
+// Primitives that `vertices` vertices assemble into with `topology` (Vulkan 1.3, 21.1 "Primitive Topologies").
+uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t vertices);
+
+// Adds one draw of `vertices` vertices × `instances` instances.
+void CountDraw(PipelineCounters& counters, VkPrimitiveTopology topology, uint64_t vertices, uint64_t instances);
+void CountDispatch(PipelineCounters& counters, uint64_t groups);
+
+// The values a query with `statistics` reports for the difference end − start, in bit order.
+uint32_t StatisticValues(VkQueryPipelineStatisticFlags statistics, const PipelineCounters& start,
+                         const PipelineCounters& end, uint64_t* out);
+
+}  // namespace crashtest

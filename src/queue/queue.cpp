@@ -1,0 +1,59 @@
+#include "queue/queue.h"
+
+#include "common/result.h"
+#include "device/device.h"
+#include "queue/device_execution.h"
+#include "queue/queue_worker.h"
+
+namespace crashtest {
+
+Queue::Queue(Device& device, uint32_t familyIndex, uint32_t index, VkDeviceQueueCreateFlags flags, float priority)
+    : DispatchableObject(VK_OBJECT_TYPE_QUEUE),
+      device_(device),
+      familyIndex_(familyIndex),
+      index_(index),
+      flags_(flags),
+      priority_(priority),
+      // The device creates its queues one after another: the first creates the shared state, the others join it.
+      execution_(device.queues().empty() ? std::make_shared<DeviceExecution>()
+                                         : device.queues().front()->execution_),
+      worker_(std::make_unique<QueueWorker>(*this)) {}
+
+Queue::~Queue() {
+  execution_->Stop();
+  worker_.reset();
+}
+
+VkResult Queue::Submit(Submission&& submission) { return worker_->Enqueue(std::move(submission)); }
+
+VkResult Queue::WaitIdle() {
+  worker_->WaitIdle();
+  return VK_SUCCESS;
+}
+
+void Queue::BeginLabel(const char* name) {
+  std::lock_guard lock(labelMutex_);
+  labelStack_.emplace_back(name != nullptr ? name : "");
+}
+
+void Queue::EndLabel() {
+  std::lock_guard lock(labelMutex_);
+  // "An application may open a debug label region in one command buffer and close it in another, or otherwise
+  // split debug label regions across multiple command buffers or multiple queue submissions" — but ending with
+  // none open is a misuse (VUID-vkQueueEndDebugUtilsLabelEXT-None-01911).
+  if (!labelStack_.empty()) labelStack_.pop_back();
+}
+
+void Queue::InsertLabel(const char* name) {
+  std::lock_guard lock(labelMutex_);
+  lastInsertedLabel_ = name != nullptr ? name : "";
+}
+
+std::vector<std::string> Queue::labels() const {
+  std::lock_guard lock(labelMutex_);
+  return labelStack_;
+}
+
+DeviceExecution& ExecutionOf(const Device& device) { return device.queues().front()->execution(); }
+
+}  // namespace crashtest

@@ -1,0 +1,62 @@
+// VkQueue: one queue of a logical device, with its worker thread (queue_worker.h, started at the first submit)
+// and its debug-utils labels. All queues of a device share one DeviceExecution.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/handle.h"
+#include "common/object.h"
+#include "queue/submission.h"
+
+namespace crashtest {
+
+CT_DEFINE_HANDLE(Queue, VkQueue, VK_OBJECT_TYPE_QUEUE);
+class Device;
+class DeviceExecution;
+class QueueWorker;
+
+class Queue : public DispatchableObject {
+ public:
+  Queue(Device& device, uint32_t familyIndex, uint32_t index, VkDeviceQueueCreateFlags flags, float priority);
+  // Joins the worker; "vkDestroyDevice ... all queues ... must have completed" (VUID-vkDestroyDevice-device-00378),
+  // and waiters still blocked (a misuse) are released.
+  ~Queue();
+
+  // Hands a submission to the worker: returns at once, work runs asynchronously in submission order.
+  VkResult Submit(Submission&& submission);
+  // vkQueueWaitIdle.
+  VkResult WaitIdle();
+
+  Device& device() const { return device_; }
+  uint32_t familyIndex() const { return familyIndex_; }
+  uint32_t index() const { return index_; }
+  VkDeviceQueueCreateFlags flags() const { return flags_; }
+  float priority() const { return priority_; }
+  DeviceExecution& execution() const { return *execution_; }
+
+  // vkQueueBegin/End/InsertDebugUtilsLabelEXT. Queue labels are externally synchronised with the queue, but a
+  // fault report may read them from the worker, hence the lock.
+  void BeginLabel(const char* name);
+  void EndLabel();
+  void InsertLabel(const char* name);
+  std::vector<std::string> labels() const;
+
+ private:
+  Device& device_;
+  uint32_t familyIndex_;
+  uint32_t index_;
+  VkDeviceQueueCreateFlags flags_;
+  float priority_;
+  std::shared_ptr<DeviceExecution> execution_;
+  std::unique_ptr<QueueWorker> worker_;
+  mutable std::mutex labelMutex_;
+  std::vector<std::string> labelStack_;
+  std::string lastInsertedLabel_;
+};
+
+}  // namespace crashtest

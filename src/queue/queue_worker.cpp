@@ -1,0 +1,91 @@
+#include "queue/queue_worker.h"
+
+#include <system_error>
+
+#include "command/command_buffer.h"
+#include "common/log.h"
+#include "common/result.h"
+#include "queue/device_execution.h"
+#include "queue/fence.h"
+#include "queue/queue.h"
+#include "queue/semaphore.h"
+
+namespace crashtest {
+
+QueueWorker::QueueWorker(Queue& queue) : queue_(queue), executor_(queue) {}
+
+QueueWorker::~QueueWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+VkResult QueueWorker::Enqueue(Submission&& submission) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!thread_.joinable()) {
+      try {
+        thread_ = std::thread([this] { Run(); });
+      } catch (const std::system_error& e) {
+        return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkQueueSubmit: cannot start the queue's worker thread: %s",
+                           e.what());
+      }
+    }
+    submission.serial = nextSerial_++;
+    for (SubmitBatch& batch : submission.batches)
+      for (CommandBuffer* commandBuffer : batch.commandBuffers) commandBuffer->MarkSubmitted();
+    submitted_.fetch_add(1, std::memory_order_release);
+    pending_.push_back(std::move(submission));
+  }
+  wake_.notify_one();
+  return VK_SUCCESS;
+}
+
+void QueueWorker::WaitIdle() {
+  queue_.execution().Wait(UINT64_MAX, [this] {
+    return completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_acquire);
+  });
+}
+
+void QueueWorker::Run() {
+  for (;;) {
+    Submission submission;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stop_ || !pending_.empty(); });
+      if (pending_.empty()) return;  // stopping with nothing left
+      submission = std::move(pending_.front());
+      pending_.pop_front();
+    }
+    Process(submission);
+  }
+}
+
+void QueueWorker::Process(Submission& submission) {
+  executor_.BeginSubmission(submission.serial);
+  bool live = true;
+  for (SubmitBatch& batch : submission.batches) {
+    // Wait-before-signal: a wait may be submitted before the signal it waits for, on this or another queue or from
+    // the host ("the semaphore wait ... may be submitted before the corresponding signal", Vulkan 1.3, 7.4.2).
+    for (const SemaphoreOperation& wait : batch.waits)
+      if (live) live = wait.semaphore->WaitOnQueue(wait.value);
+    for (CommandBuffer* commandBuffer : batch.commandBuffers) {
+      if (live) live = executor_.Execute(*commandBuffer);
+      commandBuffer->MarkCompleted();
+    }
+    for (const SemaphoreOperation& signal : batch.signals) signal.semaphore->Signal(signal.value);
+  }
+  if (!live) CT_WARN("queue %u of family %u: submission %llu abandoned: the device is being destroyed",
+                     queue_.index(), queue_.familyIndex(), static_cast<unsigned long long>(submission.serial));
+  // The fence and the queue's progress change under one lock and one wake-up: the submit-to-fence round trip is
+  // a single host wake-up after the work.
+  queue_.execution().Publish([&] {
+    if (submission.fence != nullptr) submission.fence->SignalPublished();
+    completed_.fetch_add(1, std::memory_order_release);
+  });
+}
+
+}  // namespace crashtest

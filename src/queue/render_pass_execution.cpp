@@ -1,0 +1,159 @@
+// The clears a render pass instance performs on the CPU: load-op clears at the first use of each attachment
+// (render passes 1 and 2, framebuffers with or without images, dynamic rendering) and vkCmdClearAttachments.
+#include <span>
+
+#include "command/command_records.h"
+#include "format/format_info.h"
+#include "memory/views.h"
+#include "queue/executor.h"
+#include "transfer/render_pass.h"
+#include "transfer/transfer_ops.h"
+
+namespace crashtest {
+
+namespace {
+
+const VkClearValue* ClearValuesOf(const record::BeginRenderPass& begin) { return PayloadOf<VkClearValue>(&begin); }
+
+const ImageView* const* ImagelessViewsOf(const record::BeginRenderPass& begin) {
+  return reinterpret_cast<const ImageView* const*>(ClearValuesOf(begin) + begin.clearValueCount);
+}
+
+const record::RenderingAttachment* AttachmentsOf(const record::BeginRendering& begin) {
+  return PayloadOf<record::RenderingAttachment>(&begin);
+}
+
+// Clears `rect` of `view`; with multiview, once per view of `viewMask`, at the layer of that view ("... the
+// rectangles ... are cleared in each of the views", vkCmdClearAttachments with multiview).
+void ClearRect(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value, VkClearRect rect,
+               uint32_t viewMask) {
+  if (viewMask == 0) {
+    transfer::ClearAttachment(view, aspects, value, rect);
+    return;
+  }
+  for (uint32_t bit = 0; bit < 32; ++bit) {
+    if ((viewMask & (1u << bit)) == 0) continue;
+    VkClearRect layer = rect;
+    layer.baseArrayLayer = rect.baseArrayLayer + bit;
+    layer.layerCount = 1;
+    transfer::ClearAttachment(view, aspects, value, layer);
+  }
+}
+
+}  // namespace
+
+const ImageView* Executor::RenderPassView(uint32_t attachment) const {
+  const record::BeginRenderPass& begin = *rendering_.renderPass;
+  if (attachment == VK_ATTACHMENT_UNUSED) return nullptr;
+  if (begin.viewCount > 0) return attachment < begin.viewCount ? ImagelessViewsOf(begin)[attachment] : nullptr;
+  std::span<ImageView* const> views = begin.framebuffer->attachments();
+  return attachment < views.size() ? views[attachment] : nullptr;
+}
+
+void Executor::BeginRenderPass(const record::BeginRenderPass& begin) {
+  rendering_ = RenderingState{true, &begin, nullptr, 0};
+  LoadOpClears(0);
+}
+
+void Executor::NextSubpass() {
+  if (rendering_.renderPass == nullptr) return;
+  ++rendering_.subpass;
+  LoadOpClears(rendering_.subpass);
+}
+
+void Executor::LoadOpClears(uint32_t subpass) {
+  const record::BeginRenderPass& begin = *rendering_.renderPass;
+  const RenderPass& pass = *begin.renderPass;
+  if (subpass >= pass.subpassCount()) return;
+  std::span<const VkAttachmentDescription2> attachments = pass.attachments();
+  for (uint32_t a = 0; a < attachments.size(); ++a) {
+    // "The load operation for each sample in an attachment happens-before any recorded command which accesses the
+    // sample in the first subpass where the attachment is used" (Vulkan 1.3, 8.1); only the render area is
+    // affected ("... within the render area").
+    if (pass.firstUse(a) != subpass) continue;
+    const VkAttachmentDescription2& description = attachments[a];
+    VkImageAspectFlags aspects = 0;
+    if (IsDepthOrStencil(description.format)) {
+      if (HasDepth(description.format) && description.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+      if (HasStencil(description.format) && description.stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    } else if (description.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+      aspects = VK_IMAGE_ASPECT_COLOR_BIT;
+    }
+    const ImageView* view = RenderPassView(a);
+    if (aspects == 0 || view == nullptr || a >= begin.clearValueCount) continue;
+    uint32_t viewMask = pass.viewMask(subpass);
+    uint32_t layers = viewMask != 0 ? 1 : begin.framebuffer->layers();
+    if (layers > view->subresourceRange().layerCount) layers = view->subresourceRange().layerCount;
+    ClearRect(*view, aspects, ClearValuesOf(begin)[a], VkClearRect{begin.renderArea, 0, layers}, viewMask);
+  }
+}
+
+void Executor::BeginRendering(const record::BeginRendering& begin) {
+  rendering_ = RenderingState{true, nullptr, &begin, 0};
+  // "VK_RENDERING_RESUMING_BIT specifies that the render pass instance is resuming an earlier suspended render
+  // pass instance": its load operations do not happen again.
+  if ((begin.flags & VK_RENDERING_RESUMING_BIT) != 0) return;
+  const record::RenderingAttachment* attachments = AttachmentsOf(begin);
+  VkClearRect rect{begin.renderArea, 0, begin.viewMask != 0 ? 1 : begin.layerCount};
+  auto clear = [&](const record::RenderingAttachment& attachment, VkImageAspectFlags aspects) {
+    if (attachment.view != nullptr && attachment.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      ClearRect(*attachment.view, aspects, attachment.clearValue, rect, begin.viewMask);
+  };
+  for (uint32_t i = 0; i < begin.colorCount; ++i) clear(attachments[i], VK_IMAGE_ASPECT_COLOR_BIT);
+  const record::RenderingAttachment& depth = attachments[begin.colorCount];
+  const record::RenderingAttachment& stencil = attachments[begin.colorCount + 1];
+  clear(depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+  clear(stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
+}
+
+void Executor::ClearAttachments(const record::ClearAttachments& clear) {
+  if (!rendering_.active) return;
+  const VkClearAttachment* attachments = PayloadOf<VkClearAttachment>(&clear);
+  const auto* rects = reinterpret_cast<const VkClearRect*>(attachments + clear.attachmentCount);
+  uint32_t viewMask = 0;
+  auto clearView = [&](const ImageView* view, VkImageAspectFlags aspects, const VkClearValue& value) {
+    if (view == nullptr || aspects == 0) return;
+    for (uint32_t r = 0; r < clear.rectCount; ++r) ClearRect(*view, aspects, value, rects[r], viewMask);
+  };
+  for (uint32_t i = 0; i < clear.attachmentCount; ++i) {
+    const VkClearAttachment& attachment = attachments[i];
+    const bool color = (attachment.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) != 0;
+    const VkImageAspectFlags depthStencil =
+        attachment.aspectMask & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+    if (rendering_.renderPass != nullptr) {
+      const RenderPass& pass = *rendering_.renderPass->renderPass;
+      viewMask = pass.viewMask(rendering_.subpass);
+      if (color) {
+        std::span<const VkAttachmentReference2> colors = pass.colorAttachments(rendering_.subpass);
+        // "If the colorAttachment is VK_ATTACHMENT_UNUSED then the clear has no effect."
+        if (attachment.colorAttachment < colors.size())
+          clearView(RenderPassView(colors[attachment.colorAttachment].attachment), VK_IMAGE_ASPECT_COLOR_BIT,
+                    attachment.clearValue);
+      } else {
+        clearView(RenderPassView(pass.depthStencilAttachment(rendering_.subpass).attachment), depthStencil,
+                  attachment.clearValue);
+      }
+    } else {
+      const record::BeginRendering& begin = *rendering_.rendering;
+      const record::RenderingAttachment* views = AttachmentsOf(begin);
+      viewMask = begin.viewMask;
+      if (color) {
+        if (attachment.colorAttachment < begin.colorCount)
+          clearView(views[attachment.colorAttachment].view, VK_IMAGE_ASPECT_COLOR_BIT, attachment.clearValue);
+      } else {
+        const ImageView* depth = views[begin.colorCount].view;
+        const ImageView* stencil = views[begin.colorCount + 1].view;
+        if (depth != nullptr && depth == stencil) {
+          clearView(depth, depthStencil, attachment.clearValue);
+        } else {
+          clearView(depth, depthStencil & VK_IMAGE_ASPECT_DEPTH_BIT, attachment.clearValue);
+          clearView(stencil, depthStencil & VK_IMAGE_ASPECT_STENCIL_BIT, attachment.clearValue);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace crashtest

@@ -1,0 +1,46 @@
+// The per-format converter behind DecodeColor/EncodeColor, built once per format so that loops over many texels
+// (clears, blits, resolves) do not look the format up for every texel.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "format/format_info.h"
+#include "transfer/texel_codec.h"
+
+namespace crashtest::transfer {
+
+class ColorCodec {
+ public:
+  explicit ColorCodec(VkFormat format);
+
+  // False for formats the codec cannot convert (compressed, multi-planar, 422-packed, depth/stencil, unknown).
+  bool valid() const { return valid_; }
+  ValueKind kind() const { return kind_; }
+  uint32_t blockSize() const { return blockSize_; }
+
+  VkClearColorValue Decode(const std::byte* texel) const;
+  void Encode(const VkClearColorValue& value, std::byte* texel) const;
+
+ private:
+  enum class Special : uint8_t { kNone, kSharedExponent, kB10G11R11 };
+  struct Component {
+    uint8_t slot;        // 0..3 = R, G, B, A
+    uint8_t bits;
+    uint8_t byteOffset;  // of the little-endian word holding the component
+    uint8_t wordBytes;   // 1, 2, 4 or 8
+    uint8_t shift;       // of the component's least significant bit inside that word
+    NumericFormat numeric;
+  };
+
+  bool valid_ = false;
+  Special special_ = Special::kNone;
+  ValueKind kind_ = ValueKind::kFloat;
+  uint32_t blockSize_ = 0;
+  uint32_t componentCount_ = 0;
+  Component components_[4] = {};
+};
+
+}  // namespace crashtest::transfer

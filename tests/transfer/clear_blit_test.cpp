@@ -1,0 +1,190 @@
+// Clears (whole ranges, depth/stencil aspects, attachment rects), blits (linear gradient, mirroring, conversion)
+// and resolves, byte for byte.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "test_surfaces.h"
+#include "transfer/surface_ops.h"
+#include "transfer/texel_codec.h"
+
+namespace crashtest::transfer::test {
+namespace {
+
+float TexelFloat(TestImage& image, uint32_t x, uint32_t y, uint32_t layer = 0) {
+  float value;
+  std::memcpy(&value, image.Texel(x, y, layer), 4);
+  return value;
+}
+
+TEST(ClearColorImage, SrgbRangeWithRemainingLayersAndLevels) {
+  TestImage image(VK_FORMAT_R8G8B8A8_SRGB, {4, 4, 1}, 3, 3);
+  VkClearColorValue color{};
+  color.float32[0] = 0.5f, color.float32[1] = 0.0f, color.float32[2] = 1.0f, color.float32[3] = 1.0f;
+  VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 1, VK_REMAINING_MIP_LEVELS, 1, VK_REMAINING_ARRAY_LAYERS};
+  ClearColorImage(image.surface, color, {&range, 1});
+  for (uint32_t mip = 0; mip < 3; ++mip)
+    for (uint32_t layer = 0; layer < 3; ++layer) {
+      const std::byte* texel = image.Block(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 0, mip, layer);
+      bool cleared = mip >= 1 && layer >= 1;
+      EXPECT_EQ(texel[0], cleared ? B(188) : B(0xcd)) << mip << " " << layer;  // linear 0.5 -> sRGB 188
+      EXPECT_EQ(texel[2], cleared ? B(255) : B(0xcd));
+    }
+  // Every texel of a cleared level, the last one too.
+  uint32_t last = 4 >> 1;
+  EXPECT_EQ(image.Block(VK_IMAGE_ASPECT_COLOR_BIT, last - 1, last - 1, 0, 1, 2)[0], B(188));
+}
+
+TEST(ClearColorImage, MultisampledAndIntegerTruncation) {
+  TestImage image(VK_FORMAT_R8G8_UINT, {3, 2, 1}, 1, 1, VK_SAMPLE_COUNT_4_BIT);
+  VkClearColorValue color{};
+  color.uint32[0] = 0x123, color.uint32[1] = 7;
+  VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  ClearColorImage(image.surface, color, {&range, 1});
+  for (uint32_t s = 0; s < 4; ++s) {
+    EXPECT_EQ(image.Texel(2, 1)[s * 2], B(0x23));  // truncated to 8 bits
+    EXPECT_EQ(image.Texel(2, 1)[s * 2 + 1], B(7));
+  }
+}
+
+TEST(ClearDepthStencilImage, OnlyTheRequestedAspect) {
+  TestImage image(VK_FORMAT_D24_UNORM_S8_UINT, {4, 4, 1});
+  VkImageSubresourceRange depth{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+  ClearDepthStencilImage(image.surface, {1.0f, 0x42}, {&depth, 1});
+  uint32_t d;
+  std::memcpy(&d, image.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 3, 3), 4);
+  EXPECT_EQ(d, 0x00ffffffu);
+  EXPECT_EQ(*image.Block(VK_IMAGE_ASPECT_STENCIL_BIT, 3, 3), B(0xcd));
+  VkImageSubresourceRange stencil{VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1};
+  ClearDepthStencilImage(image.surface, {0.0f, 0x142}, {&stencil, 1});
+  EXPECT_EQ(*image.Block(VK_IMAGE_ASPECT_STENCIL_BIT, 0, 2), B(0x42));
+  std::memcpy(&d, image.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 3, 3), 4);
+  EXPECT_EQ(d, 0x00ffffffu);
+}
+
+TEST(ClearAttachment, RectAndLayersRelativeToTheView) {
+  TestImage image(VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1}, 2, 4);
+  // A view of mip 1, layers 1..3, reinterpreted as R32_UINT.
+  AttachmentView view{&image.surface, VK_FORMAT_R32_UINT, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                      {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1, 3}};
+  VkClearValue value{};
+  value.color.uint32[0] = 0x11223344u;
+  VkClearRect rect{{{1, 2}, {2, 1}}, 1, 2};  // layers 2..3 of the image
+  ClearAttachment(view, VK_IMAGE_ASPECT_COLOR_BIT, value, rect);
+  for (uint32_t layer = 0; layer < 4; ++layer)
+    for (uint32_t y = 0; y < 4; ++y)
+      for (uint32_t x = 0; x < 4; ++x) {
+        uint32_t texel;
+        std::memcpy(&texel, image.Block(VK_IMAGE_ASPECT_COLOR_BIT, x, y, 0, 1, layer), 4);
+        bool inside = layer >= 2 && x >= 1 && x < 3 && y == 2;
+        EXPECT_EQ(texel, inside ? 0x11223344u : 0xcdcdcdcdu) << layer << " " << x << "," << y;
+      }
+}
+
+TEST(ClearAttachment, DepthStencilAndThreeDSlices) {
+  TestImage depth(VK_FORMAT_D32_SFLOAT_S8_UINT, {4, 4, 1});
+  AttachmentView view{&depth.surface, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_IMAGE_VIEW_TYPE_2D,
+                      {VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1}};
+  VkClearValue value{};
+  value.depthStencil = {0.25f, 9};
+  ClearAttachment(view, VK_IMAGE_ASPECT_STENCIL_BIT | VK_IMAGE_ASPECT_DEPTH_BIT, value, {{{0, 0}, {4, 4}}, 0, 1});
+  float d;
+  std::memcpy(&d, depth.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 3, 3), 4);
+  EXPECT_EQ(d, 0.25f);
+  EXPECT_EQ(*depth.Block(VK_IMAGE_ASPECT_STENCIL_BIT, 2, 1), B(9));
+
+  TestImage volume(VK_FORMAT_R8_UNORM, {2, 2, 4}, 1, 1, VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_TYPE_3D);
+  AttachmentView slices{&volume.surface, VK_FORMAT_R8_UNORM, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                        {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1, 2}};
+  VkClearValue white{};
+  white.color.float32[0] = 1.0f;
+  ClearAttachment(slices, VK_IMAGE_ASPECT_COLOR_BIT, white, {{{0, 0}, {2, 2}}, 1, 1});  // slice 2
+  EXPECT_EQ(*volume.Block(VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 2), B(255));
+  EXPECT_EQ(*volume.Block(VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1), B(0xcd));
+}
+
+TEST(BlitImage, LinearUpscaleOfATwoByTwoGradient) {
+  TestImage src(VK_FORMAT_R32_SFLOAT, {2, 2, 1}), dst(VK_FORMAT_R32_SFLOAT, {4, 4, 1});
+  const float values[2][2] = {{0.0f, 1.0f}, {2.0f, 3.0f}};  // [y][x]
+  for (uint32_t y = 0; y < 2; ++y)
+    for (uint32_t x = 0; x < 2; ++x) std::memcpy(src.Texel(x, y), &values[y][x], 4);
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {2, 2, 1}}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {{0, 0, 0}, {4, 4, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_LINEAR);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 4; ++x) {
+      // Texel centre (x + 0.5) maps to source u = (x + 0.5) / 2; the filter weighs texels at u - 0.5, clamped.
+      float fx = std::clamp((x + 0.5f) / 2 - 0.5f, 0.0f, 1.0f), fy = std::clamp((y + 0.5f) / 2 - 0.5f, 0.0f, 1.0f);
+      float expected = (1 - fy) * ((1 - fx) * values[0][0] + fx * values[0][1]) +
+                       fy * ((1 - fx) * values[1][0] + fx * values[1][1]);
+      EXPECT_FLOAT_EQ(TexelFloat(dst, x, y), expected) << x << "," << y;
+    }
+  EXPECT_FLOAT_EQ(TexelFloat(dst, 1, 0), 0.25f);
+}
+
+TEST(BlitImage, NearestMirrorsWhenOffsetsAreReversed) {
+  TestImage src(VK_FORMAT_R8_UINT, {4, 1, 1}), dst(VK_FORMAT_R8_UINT, {4, 1, 1});
+  for (uint32_t x = 0; x < 4; ++x) *src.Texel(x, 0) = B(x + 1);
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {4, 1, 1}}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {{4, 0, 0}, {0, 1, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_NEAREST);
+  for (uint32_t x = 0; x < 4; ++x) EXPECT_EQ(*dst.Texel(x, 0), B(4 - x));
+}
+
+TEST(BlitImage, ConvertsFormatsAndDownscales) {
+  TestImage src(VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}), dst(VK_FORMAT_R32G32B32A32_SFLOAT, {2, 2, 1});
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 4; ++x) {
+      std::byte* t = src.Texel(x, y);
+      t[0] = B(x < 2 ? 0 : 255), t[1] = B(y < 2 ? 0 : 255), t[2] = B((x + y) % 2 ? 255 : 0), t[3] = B(255);
+    }
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {4, 4, 1}}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {{0, 0, 0}, {2, 2, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_LINEAR);
+  float rgba[4];
+  std::memcpy(rgba, dst.Texel(1, 0), 16);
+  EXPECT_FLOAT_EQ(rgba[0], 1.0f);
+  EXPECT_FLOAT_EQ(rgba[1], 0.0f);
+  EXPECT_FLOAT_EQ(rgba[2], 0.5f);  // a checkerboard averages to half
+  EXPECT_FLOAT_EQ(rgba[3], 1.0f);
+}
+
+TEST(BlitImage, DepthNearestCopiesTheStoredBits) {
+  TestImage src(VK_FORMAT_D16_UNORM, {2, 2, 1}), dst(VK_FORMAT_D16_UNORM, {4, 4, 1});
+  src.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 1, 1)[0] = B(0x34);
+  src.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 1, 1)[1] = B(0x12);
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {2, 2, 1}}, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1}, {{0, 0, 0}, {4, 4, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_NEAREST);
+  EXPECT_EQ(dst.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 3, 2)[1], B(0x12));
+  EXPECT_EQ(dst.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 1, 1)[1], B(0xcd));
+}
+
+TEST(ResolveImage, AveragesFourSamplesAndTakesSampleZeroOfIntegers) {
+  TestImage src(VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 1, 1, VK_SAMPLE_COUNT_4_BIT), dst(VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1});
+  const unsigned samples[4] = {0, 100, 200, 255};
+  for (uint32_t s = 0; s < 4; ++s)
+    for (uint32_t c = 0; c < 4; ++c) src.Texel(1, 1)[s * 4 + c] = B(c == 3 ? 255 : samples[s]);
+  VkImageResolve2 region{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {1, 1, 0},
+                         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {1, 1, 1}};
+  ResolveImage(src.surface, dst.surface, {&region, 1});
+  EXPECT_EQ(dst.Texel(0, 0)[0], B(139));  // (0 + 100 + 200 + 255) / 4 = 138.75
+  EXPECT_EQ(dst.Texel(0, 0)[3], B(255));
+  EXPECT_EQ(dst.Texel(1, 1)[0], B(0xcd));
+
+  TestImage isrc(VK_FORMAT_R32_UINT, {1, 1, 1}, 1, 1, VK_SAMPLE_COUNT_4_BIT), idst(VK_FORMAT_R32_UINT, {1, 1, 1});
+  for (uint32_t s = 0; s < 4; ++s) {
+    uint32_t v = 10 + s;
+    std::memcpy(isrc.Texel(0, 0) + s * 4, &v, 4);
+  }
+  VkImageResolve2 one{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                      {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {1, 1, 1}};
+  ResolveImage(isrc.surface, idst.surface, {&one, 1});
+  uint32_t resolved;
+  std::memcpy(&resolved, idst.Texel(0, 0), 4);
+  EXPECT_EQ(resolved, 10u);
+}
+
+}  // namespace
+}  // namespace crashtest::transfer::test
