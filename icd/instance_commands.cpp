@@ -1,10 +1,13 @@
 // Global and instance-level commands.
 #include <cstring>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "common/api_coverage.h"
 #include "common/count_array.h"
 #include "common/result.h"
+#include "device/debug_messenger.h"
 #include "device/instance.h"
 #include "device/physical_device.h"
 #include "entry_points.h"
@@ -34,7 +37,17 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateInstanceLayerProperties(uint32_t* pPrope
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreateInfo,
                                               const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) {
-  return Guarded("vkCreateInstance", [&] { return Instance::Create(pCreateInfo, pAllocator, pInstance); });
+  return Guarded("vkCreateInstance", [&] {
+    // "...to capture events that occur while creating or destroying an instance an application can link a
+    // VkDebugUtilsMessengerCreateInfoEXT structure to the pNext chain of the VkInstanceCreateInfo" (VK_EXT_debug_utils):
+    // such messengers hear this call's messages, e.g. what is wrong with the configuration.
+    std::vector<std::unique_ptr<DebugMessenger>> creationMessengers;
+    for (auto* s = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); s != nullptr; s = s->pNext)
+      if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)
+        creationMessengers.push_back(
+            std::make_unique<DebugMessenger>(*reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s)));
+    return Instance::Create(pCreateInfo, pAllocator, pInstance);
+  });
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks*) {

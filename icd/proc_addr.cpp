@@ -8,6 +8,7 @@
 #include "device/instance.h"
 #include "device/physical_device.h"
 #include "entry_points.h"
+#include "extra_entry_points.h"
 
 namespace crashtest::icd {
 
@@ -35,7 +36,12 @@ bool CoreAt(const EntryPoint& e, uint32_t apiVersion) { return e.coreVersion != 
 
 PFN_vkVoidFunction LookupInstanceProcAddr(const Instance* instance, const char* name) {
   const EntryPoint* e = Find(name);
-  if (e == nullptr) return nullptr;
+  if (e == nullptr) {
+    // Hand-declared device commands: available when the driver implements their extension (as below).
+    const ExtraEntryPoint* extra = FindExtraDeviceEntryPoint(name);
+    if (extra == nullptr || instance == nullptr) return nullptr;
+    return extra->extension == nullptr || Driver().ImplementsExtension(extra->extension) ? extra->function : nullptr;
+  }
   // "vkGetInstanceProcAddr itself" and the global commands are returned for a NULL instance; nothing else is.
   if (e->level == DispatchLevel::Global || std::strcmp(name, "vkGetInstanceProcAddr") == 0) return e->function;
   if (instance == nullptr) return nullptr;
@@ -51,9 +57,15 @@ PFN_vkVoidFunction LookupInstanceProcAddr(const Instance* instance, const char* 
 
 PFN_vkVoidFunction LookupDeviceProcAddr(const Device& device, const char* name) {
   const EntryPoint* e = Find(name);
+  if (e == nullptr) {
+    // Commands newer than the installed vk.xml, declared by hand: returned when their extension is enabled.
+    const ExtraEntryPoint* extra = FindExtraDeviceEntryPoint(name);
+    if (extra == nullptr) return nullptr;
+    return extra->extension == nullptr || device.IsExtensionEnabled(extra->extension) ? extra->function : nullptr;
+  }
   // "If pName is not the name of a ... device-level command ... NULL": instance and physical-device level commands
   // are never returned from vkGetDeviceProcAddr.
-  if (e == nullptr || e->level != DispatchLevel::Device) return nullptr;
+  if (e->level != DispatchLevel::Device) return nullptr;
   if (CoreAt(*e, device.apiVersion())) return e->function;
   const Instance& instance = device.physicalDevice().instance();
   bool enabled = AnyProvidingExtension(*e, [&](const ExtensionRef& ext) {

@@ -99,8 +99,10 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue queue) {
 
 VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice device) {
   return Guarded("vkDeviceWaitIdle", [&] {
-    for (Queue* queue : FromHandle(device)->queues()) queue->WaitIdle();
-    return VK_SUCCESS;
+    VkResult result = VK_SUCCESS;
+    for (Queue* queue : FromHandle(device)->queues())
+      if (VkResult r = queue->WaitIdle(); r != VK_SUCCESS) result = r;
+    return result;
   });
 }
 

@@ -7,6 +7,7 @@
 #include "device/device.h"
 #include "entry_points.h"
 #include "guard.h"
+#include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/fence.h"
 #include "queue/semaphore.h"
@@ -65,7 +66,9 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetFences(VkDevice, uint32_t fenceCount, const 
   });
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL GetFenceStatus(VkDevice, VkFence fence) {
+VKAPI_ATTR VkResult VKAPI_CALL GetFenceStatus(VkDevice device, VkFence fence) {
+  // "If a device loss has occurred, vkGetFenceStatus may return VK_ERROR_DEVICE_LOST": crashtest always does.
+  if (ExecutionOf(*FromHandle(device)).lost()) return VK_ERROR_DEVICE_LOST;
   return FromHandle(fence)->signaled() ? VK_SUCCESS : VK_NOT_READY;
 }
 
@@ -92,7 +95,8 @@ VKAPI_ATTR void VKAPI_CALL DestroySemaphore(VkDevice device, VkSemaphore semapho
               [&] { Semaphore::Destroy(*FromHandle(device), FromHandle(semaphore), pAllocator); });
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL GetSemaphoreCounterValue(VkDevice, VkSemaphore semaphore, uint64_t* pValue) {
+VKAPI_ATTR VkResult VKAPI_CALL GetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore, uint64_t* pValue) {
+  if (ExecutionOf(*FromHandle(device)).lost()) return VK_ERROR_DEVICE_LOST;
   *pValue = FromHandle(semaphore)->value();
   return VK_SUCCESS;
 }
@@ -133,7 +137,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyEvent(VkDevice device, VkEvent event, const Vk
   GuardedVoid("vkDestroyEvent", [&] { Event::Destroy(*FromHandle(device), FromHandle(event), pAllocator); });
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL GetEventStatus(VkDevice, VkEvent event) {
+VKAPI_ATTR VkResult VKAPI_CALL GetEventStatus(VkDevice device, VkEvent event) {
+  if (ExecutionOf(*FromHandle(device)).lost()) return VK_ERROR_DEVICE_LOST;
   return FromHandle(event)->isSet() ? VK_EVENT_SET : VK_EVENT_RESET;
 }
 

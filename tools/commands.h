@@ -8,5 +8,6 @@ namespace crashtest {
 
 const Command& DevicesCommand();
 const Command& CheckCommand();
+const Command& StatsCommand();
 
 }  // namespace crashtest

@@ -17,7 +17,7 @@ namespace {
 
 using CommandGetter = const Command& (*)();
 // The order of `crashtest --help`.
-constexpr std::array<CommandGetter, 2> kCommands = {&DevicesCommand, &CheckCommand};
+constexpr std::array<CommandGetter, 3> kCommands = {&DevicesCommand, &CheckCommand, &StatsCommand};
 
 const Command* FindCommand(std::string_view name) {
   for (CommandGetter get : kCommands)

@@ -81,6 +81,9 @@ VkResult QueryPool::Results(uint32_t first, uint32_t count, std::byte* data, VkD
       std::memcpy(at + index * sizeof(uint32_t), &narrow, sizeof(narrow));
     }
   };
+  // vkGetQueryPoolResults may return VK_ERROR_DEVICE_LOST, and with WAIT "must return in finite time even in the
+  // case of a lost device": nothing is written once the device is lost.
+  if (execution_.lost()) return VK_ERROR_DEVICE_LOST;
   VkResult result = VK_SUCCESS;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t query = first + i;
@@ -90,6 +93,7 @@ VkResult QueryPool::Results(uint32_t first, uint32_t count, std::byte* data, VkD
       // "VK_QUERY_RESULT_WAIT_BIT specifies that Vulkan will wait for each query's status to become available
       // before retrieving its results." A device being destroyed releases the wait.
       execution_.Wait(UINT64_MAX, [&] { return available(query); });
+      if (execution_.lost()) return VK_ERROR_DEVICE_LOST;
     }
     bool isAvailable = available(query);
     // "If VK_QUERY_RESULT_WAIT_BIT and VK_QUERY_RESULT_PARTIAL_BIT are both not set then no result values are

@@ -1,5 +1,7 @@
 #include "common/log.h"
 
+#include "common/log_sink.h"
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +48,7 @@ void LogMessage(LogLevel level, const char* format, ...) {
   std::vsnprintf(line + prefix, sizeof(line) - static_cast<size_t>(prefix) - 1, format, args);
   va_end(args);
   size_t length = std::strlen(line);
+  DeliverToLogSinks(level, line + prefix);
   line[length] = '\n';
   std::fwrite(line, 1, length + 1, stderr);
 }

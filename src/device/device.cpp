@@ -10,6 +10,8 @@
 #include "common/struct_types.h"
 #include "device/instance.h"
 #include "device/physical_device.h"
+#include "fault/fault_engine.h"
+#include "queue/device_execution.h"
 #include "queue/queue.h"
 #include "profile/struct_table.h"
 
@@ -36,7 +38,9 @@ const MemberInfo* FirstUnsupportedFeature(const StructInfo& info, const void* re
 }  // namespace
 
 Device::Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator)
-    : DispatchableObject(VK_OBJECT_TYPE_DEVICE), physicalDevice_(physicalDevice) {
+    : DispatchableObject(VK_OBJECT_TYPE_DEVICE),
+      physicalDevice_(physicalDevice),
+      faults_(std::make_unique<FaultEngine>()) {
   if (allocator != nullptr) {
     hasAllocator_ = true;
     allocator_ = *allocator;
@@ -44,6 +48,8 @@ Device::Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allo
 }
 
 Device::~Device() {
+  // The engine's timer may lose the device, which wakes the queues' waiters: stop it before the queues go.
+  faults_->Shutdown();
   for (Queue* queue : queues_) DeleteObject(allocator(), queue);
 }
 
@@ -83,7 +89,9 @@ VkResult Device::Initialize(const VkDeviceCreateInfo& createInfo) {
                                              VK_API_VERSION_MINOR(physicalDevice_.apiVersion()), 0));
   VkResult result = EnableExtensions(createInfo);
   if (result == VK_SUCCESS) result = EnableFeatures(createInfo);
+  if (result == VK_SUCCESS) CreateFaultEngine(createInfo);
   if (result == VK_SUCCESS) result = CreateQueues(createInfo);
+  if (result == VK_SUCCESS) faults_->Start();  // "afterMs" counts from here
   if (result == VK_SUCCESS)
     CT_INFO("device created on '%s': %zu extension(s), %zu queue(s)",
             physicalDevice_.description().properties.deviceName, enabledExtensions_.size(), queues_.size());
@@ -167,6 +175,40 @@ VkResult Device::CreateQueues(const VkDeviceCreateInfo& createInfo) {
     }
   }
   return VK_SUCCESS;
+}
+
+void Device::CreateFaultEngine(const VkDeviceCreateInfo& createInfo) {
+  FaultEngine::Setup setup;
+  const Instance& instance = physicalDevice_.instance();
+  setup.faults = instance.faultPlan().ForDevice(physicalDevice_.index());
+  // VkPhysicalDeviceFaultFeaturesKHR is not in the 1.3.239 registry, so the generic feature code skips it: read
+  // it here (and deviceFaultVendorBinary of the EXT struct, which VK_EXT_device_fault uses alone).
+  ForEachInChain(createInfo.pNext, [&](const VkBaseInStructure* s) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_KHR) {
+      const auto* f = reinterpret_cast<const VkPhysicalDeviceFaultFeaturesKHR*>(s);
+      setup.features.reportMasked = f->deviceFaultReportMasked != VK_FALSE;
+      setup.features.lostOnMasked = f->deviceFaultDeviceLostOnMasked != VK_FALSE;
+      setup.features.vendorBinary |= f->deviceFaultVendorBinary != VK_FALSE;
+    } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT) {
+      const auto* f = reinterpret_cast<const VkPhysicalDeviceFaultFeaturesEXT*>(s);
+      setup.features.vendorBinary |= f->deviceFaultVendorBinary != VK_FALSE;
+    }
+  });
+  const VkPhysicalDeviceProperties& properties = physicalDevice_.description().properties;
+  setup.identity.vendorID = properties.vendorID;
+  setup.identity.deviceID = properties.deviceID;
+  setup.identity.driverVersion = properties.driverVersion;
+  std::memcpy(setup.identity.pipelineCacheUUID.data(), properties.pipelineCacheUUID, VK_UUID_SIZE);
+  setup.identity.applicationName = instance.applicationName();
+  setup.identity.engineName = instance.engineName();
+  setup.identity.applicationVersion = instance.applicationVersion();
+  setup.identity.engineVersion = instance.engineVersion();
+  setup.identity.apiVersion = instance.requestedApiVersion();
+  // Every waiter of the device (fences, semaphores, events, queries, idle waits) wakes and sees the loss.
+  setup.onLost = [this] {
+    if (!queues_.empty()) ExecutionOf(*this).MarkLost();
+  };
+  faults_ = std::make_unique<FaultEngine>(std::move(setup));
 }
 
 bool Device::IsExtensionEnabled(std::string_view name) const {

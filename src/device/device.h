@@ -5,6 +5,7 @@
 #include <vulkan/vulkan.h>
 
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 namespace crashtest {
 
 CT_DEFINE_HANDLE(Device, VkDevice, VK_OBJECT_TYPE_DEVICE);
+class FaultEngine;
 class PhysicalDevice;
 class Queue;
 
@@ -37,6 +39,8 @@ class Device : public DispatchableObject {
   // nullptr when (family, index) was not created with flags `flags`.
   Queue* FindQueue(uint32_t familyIndex, uint32_t index, VkDeviceQueueCreateFlags flags) const;
   const VkAllocationCallbacks* allocator() const { return hasAllocator_ ? &allocator_ : nullptr; }
+  // The fault engine of this device (triggers, effects, lost state, fault reports); never null.
+  FaultEngine& faults() const { return *faults_; }
 
   Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator);
   ~Device();
@@ -46,6 +50,7 @@ class Device : public DispatchableObject {
   VkResult EnableExtensions(const VkDeviceCreateInfo& createInfo);
   VkResult EnableFeatures(const VkDeviceCreateInfo& createInfo);
   VkResult CreateQueues(const VkDeviceCreateInfo& createInfo);
+  void CreateFaultEngine(const VkDeviceCreateInfo& createInfo);
 
   PhysicalDevice& physicalDevice_;
   bool hasAllocator_ = false;
@@ -55,6 +60,7 @@ class Device : public DispatchableObject {
   VkPhysicalDeviceFeatures enabledFeatures_{};
   std::map<VkStructureType, StructBlob> enabledFeatureStructs_;
   std::vector<Queue*> queues_;
+  std::unique_ptr<FaultEngine> faults_;
 };
 
 }  // namespace crashtest

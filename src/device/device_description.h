@@ -54,6 +54,20 @@ struct MachineModel {
   LatencyTable latency;
 };
 
+// How queues produce timestamps (vkCmdWriteTimestamp(2), timestamp queries). Always scaled by the profile's
+// timestampPeriod and masked to the queue family's timestampValidBits.
+struct TimestampModel {
+  enum class Clock {
+    Monotonic,  // the host's monotonic clock: real elapsed time, as a GPU's timestamps are
+    Simulated,  // a per-queue clock that starts at 0 and advances by a fixed cost per executed command:
+                // identical values on every run, for tests that assert on GPU time
+  };
+  Clock clock = Clock::Monotonic;
+  uint64_t commandNanoseconds = 100;     // Simulated: each executed command
+  uint64_t drawNanoseconds = 10000;      // Simulated: each draw (any vkCmdDraw*)
+  uint64_t dispatchNanoseconds = 20000;  // Simulated: each dispatch (any vkCmdDispatch*)
+};
+
 // A capability of the profile that the driver does not honour, so it is not advertised.
 struct DroppedCapability {
   std::string what;    // e.g. "extension VK_KHR_ray_query", "feature VkPhysicalDeviceFeatures.geometryShader"
@@ -76,6 +90,7 @@ struct DeviceDescription {
   VkPhysicalDeviceMemoryProperties memory{};
   std::map<VkFormat, FormatSupport> formats;  // formats absent here are unsupported
   MachineModel machine;
+  TimestampModel timestamps;
 
   std::vector<DroppedCapability> dropped;  // filled by the intersection with the driver, for `devices --verbose`
 

@@ -4,18 +4,63 @@
 #include <cstring>
 
 #include "common/api_coverage.h"
+#include "crashtest/vulkan_compat.h"
 #include "format/driver_format_support.h"
 
 namespace crashtest {
 namespace {
 
 // Device extensions crashtest implements completely. Grows as issues land; each entry must work end to end.
+// Sorted by name within each group; the group says which area makes it work (docs/<area>.md has the details).
+#define CT_EXTENSION(NAME) {NAME##_EXTENSION_NAME, NAME##_SPEC_VERSION}
 constexpr VkExtensionProperties kDeviceExtensions[] = {
-    {VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
+    // Device identity.
+    CT_EXTENSION(VK_KHR_DRIVER_PROPERTIES),
+    CT_EXTENSION(VK_EXT_PRIVATE_DATA),
+    CT_EXTENSION(VK_EXT_TOOLING_INFO),  // vkGetPhysicalDeviceToolProperties: crashtest itself is no layer or tool
+    // Fault reports (docs/faults.md). The EXT vendor-binary header is the fixed 56-byte one of spec version 2
+    // (the 1.3.239 headers still say 1 and have the older 48-byte struct). VK_KHR_device_fault is newer than
+    // vk.xml 1.3.239, so no profile can list it: every device offers it (driver_intersection.cpp).
+    {VK_EXT_DEVICE_FAULT_EXTENSION_NAME, 2},
+    {VK_KHR_DEVICE_FAULT_EXTENSION_NAME, VK_KHR_DEVICE_FAULT_SPEC_VERSION},
+    // Memory, resources and descriptors (docs/memory.md).
+    CT_EXTENSION(VK_EXT_MEMORY_BUDGET),
+    CT_EXTENSION(VK_EXT_SEPARATE_STENCIL_USAGE),
+    CT_EXTENSION(VK_KHR_BIND_MEMORY_2),
+    CT_EXTENSION(VK_KHR_BUFFER_DEVICE_ADDRESS),
+    CT_EXTENSION(VK_KHR_DEDICATED_ALLOCATION),
+    CT_EXTENSION(VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE),
+    CT_EXTENSION(VK_KHR_FORMAT_FEATURE_FLAGS_2),
+    CT_EXTENSION(VK_KHR_GET_MEMORY_REQUIREMENTS_2),
+    CT_EXTENSION(VK_KHR_IMAGE_FORMAT_LIST),
+    CT_EXTENSION(VK_KHR_MAINTENANCE_1),
+    CT_EXTENSION(VK_KHR_MAINTENANCE_2),
+    CT_EXTENSION(VK_KHR_MAINTENANCE_3),
+    CT_EXTENSION(VK_KHR_MAINTENANCE_4),
+    // Pipelines (docs/compiler.md).
+    CT_EXTENSION(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL),
+    CT_EXTENSION(VK_EXT_PIPELINE_CREATION_FEEDBACK),
+    CT_EXTENSION(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES),  // statistics from our IR: docs/statistics.md
+    // Command buffers, queues, synchronisation and queries (docs/execution.md).
+    CT_EXTENSION(VK_EXT_HOST_QUERY_RESET),
+    CT_EXTENSION(VK_KHR_DRAW_INDIRECT_COUNT),
+    CT_EXTENSION(VK_KHR_SYNCHRONIZATION_2),
+    CT_EXTENSION(VK_KHR_TIMELINE_SEMAPHORE),
+    // Transfers, clears and render passes (docs/transfer.md).
+    CT_EXTENSION(VK_EXT_LOAD_STORE_OP_NONE),
+    CT_EXTENSION(VK_KHR_COPY_COMMANDS_2),
+    CT_EXTENSION(VK_KHR_CREATE_RENDERPASS_2),
+    CT_EXTENSION(VK_KHR_DEPTH_STENCIL_RESOLVE),  // resolves at subpass end: transfer/attachment_resolve.h
+    CT_EXTENSION(VK_KHR_DYNAMIC_RENDERING),
+    CT_EXTENSION(VK_KHR_IMAGELESS_FRAMEBUFFER),
+    CT_EXTENSION(VK_KHR_MULTIVIEW),
+    CT_EXTENSION(VK_KHR_SEPARATE_DEPTH_STENCIL_LAYOUTS),
 };
+#undef CT_EXTENSION
 
 // Instance extensions crashtest implements completely.
 constexpr VkExtensionProperties kInstanceExtensions[] = {
+    {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_UTILS_SPEC_VERSION},
     {VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME, VK_KHR_DEVICE_GROUP_CREATION_SPEC_VERSION},
     {VK_KHR_EXTERNAL_FENCE_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_CAPABILITIES_SPEC_VERSION},
     {VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_SPEC_VERSION},
@@ -23,10 +68,110 @@ constexpr VkExtensionProperties kInstanceExtensions[] = {
     {VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION},
 };
 
-// Feature members crashtest honours. Empty until the [work] and [compiler] issues implement them.
+// Feature members crashtest honours, each under one name (the intersection also accepts the synonym in the
+// Vulkan11/12/13 aggregate). Draw-related features are honoured as far as draws go: recorded, counted by queries,
+// not rasterised (docs/execution.md).
 constexpr std::string_view kFeatures[] = {
+    // Out-of-bounds buffer accesses never crash: transfers check every range, and the interpreter that will run
+    // shaders must keep this promise ("robustBufferAccess ... must be supported", Feature Requirements).
+    "VkPhysicalDeviceFeatures.robustBufferAccess",
     "VkPhysicalDeviceFeatures.fullDrawIndexUint32",
+    "VkPhysicalDeviceFeatures.multiDrawIndirect",
+    "VkPhysicalDeviceFeatures.drawIndirectFirstInstance",
+    "VkPhysicalDeviceFeatures.occlusionQueryPrecise",
+    "VkPhysicalDeviceFeatures.pipelineStatisticsQuery",
+    "VkPhysicalDeviceFeatures.inheritedQueries",
+    // Pipelines with these stages are created, analysed and bound; their draws are recorded like any other.
+    "VkPhysicalDeviceFeatures.geometryShader",
+    "VkPhysicalDeviceFeatures.tessellationShader",
+    "VkPhysicalDeviceMultiviewFeatures.multiview",
+    "VkPhysicalDeviceVulkan12Features.drawIndirectCount",
+    "VkPhysicalDeviceTimelineSemaphoreFeatures.timelineSemaphore",
+    "VkPhysicalDeviceHostQueryResetFeatures.hostQueryReset",
+    "VkPhysicalDeviceImagelessFramebufferFeatures.imagelessFramebuffer",
+    "VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures.separateDepthStencilLayouts",
+    "VkPhysicalDeviceBufferDeviceAddressFeatures.bufferDeviceAddress",
+    "VkPhysicalDeviceBufferDeviceAddressFeatures.bufferDeviceAddressCaptureReplay",
+    "VkPhysicalDeviceSynchronization2Features.synchronization2",
+    "VkPhysicalDeviceDynamicRenderingFeatures.dynamicRendering",
+    "VkPhysicalDeviceMaintenance4Features.maintenance4",
+    "VkPhysicalDevicePrivateDataFeatures.privateData",
+    "VkPhysicalDeviceInlineUniformBlockFeatures.inlineUniformBlock",
+    // Shader features: the compiler lowers what they allow (tests/pipeline), and statistics are computed for it.
+    // Like robustBufferAccess, image robustness is a promise the interpreter keeps once shaders run.
+    "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess",
+    "VkPhysicalDeviceVulkan12Features.subgroupBroadcastDynamicId",
+    "VkPhysicalDeviceUniformBufferStandardLayoutFeatures.uniformBufferStandardLayout",
+    "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+    "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel",
+    "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+    "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation",
+    "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation",
+    "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl",
+    "VkPhysicalDeviceSubgroupSizeControlFeatures.computeFullSubgroups",
+    "VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+    "VkPhysicalDeviceShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
+    // Pipelines: VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT and externally synchronised caches.
+    "VkPhysicalDevicePipelineCreationCacheControlFeatures.pipelineCreationCacheControl",
+    "VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR.pipelineExecutableInfo",
+    "VkPhysicalDeviceFaultFeaturesEXT.deviceFault",
+    "VkPhysicalDeviceFaultFeaturesEXT.deviceFaultVendorBinary",
 };
+
+// Features a device of each core version must support (Vulkan spec, "Feature Requirements"). A version is
+// advertised only when the driver honours every one of them, so an app that checks the version and not the
+// features (as the spec lets it) never meets a missing one.
+struct VersionRequirement {
+  uint32_t version;
+  std::string_view feature;
+};
+constexpr VersionRequirement kRequiredFeatures[] = {
+    {VK_API_VERSION_1_0, "VkPhysicalDeviceFeatures.robustBufferAccess"},
+    {VK_API_VERSION_1_1, "VkPhysicalDeviceMultiviewFeatures.multiview"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceVulkan12Features.subgroupBroadcastDynamicId"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceImagelessFramebufferFeatures.imagelessFramebuffer"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceUniformBufferStandardLayoutFeatures.uniformBufferStandardLayout"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures.separateDepthStencilLayouts"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceHostQueryResetFeatures.hostQueryReset"},
+    {VK_API_VERSION_1_2, "VkPhysicalDeviceTimelineSemaphoreFeatures.timelineSemaphore"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceBufferDeviceAddressFeatures.bufferDeviceAddress"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceInlineUniformBlockFeatures.inlineUniformBlock"},
+    {VK_API_VERSION_1_3, "VkPhysicalDevicePipelineCreationCacheControlFeatures.pipelineCreationCacheControl"},
+    {VK_API_VERSION_1_3, "VkPhysicalDevicePrivateDataFeatures.privateData"},
+    {VK_API_VERSION_1_3,
+     "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceSubgroupSizeControlFeatures.computeFullSubgroups"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceSynchronization2Features.synchronization2"},
+    {VK_API_VERSION_1_3,
+     "VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceDynamicRenderingFeatures.dynamicRendering"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceShaderIntegerDotProductFeatures.shaderIntegerDotProduct"},
+    {VK_API_VERSION_1_3, "VkPhysicalDeviceMaintenance4Features.maintenance4"},
+};
+
+bool Listed(std::string_view feature) {
+  return std::find(std::begin(kFeatures), std::end(kFeatures), feature) != std::end(kFeatures);
+}
+
+// The highest core version whose commands are all implemented and whose required features are all honoured.
+constexpr uint32_t kVersions[] = {VK_API_VERSION_1_0, VK_API_VERSION_1_1, VK_API_VERSION_1_2, VK_API_VERSION_1_3};
+uint32_t MaxDeviceApiVersion() {
+  uint32_t best = VK_API_VERSION_1_0;
+  for (uint32_t version : kVersions) {
+    if (version > kCompleteDeviceApiVersion) break;
+    bool honoured = std::all_of(std::begin(kRequiredFeatures), std::end(kRequiredFeatures),
+                                [&](const VersionRequirement& r) { return r.version > version || Listed(r.feature); });
+    if (!honoured) break;
+    best = version;
+  }
+  return best;
+}
 
 }  // namespace
 
@@ -50,7 +195,7 @@ bool DriverCapabilities::ImplementsFeature(std::string_view structName, std::str
 FormatSupport DriverCapabilities::FormatFeatures(VkFormat format) const { return DriverFormatSupport(format); }
 
 const DriverCapabilities& Driver() {
-  static const DriverCapabilities capabilities{kCompleteDeviceApiVersion, kDeviceExtensions, kInstanceExtensions,
+  static const DriverCapabilities capabilities{MaxDeviceApiVersion(), kDeviceExtensions, kInstanceExtensions,
                                                      kFeatures};
   return capabilities;
 }

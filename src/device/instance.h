@@ -11,6 +11,7 @@
 
 #include "common/handle.h"
 #include "common/object.h"
+#include "fault/fault_plan.h"
 
 namespace crashtest {
 
@@ -35,6 +36,8 @@ class Instance : public DispatchableObject {
   uint32_t applicationVersion() const { return applicationVersion_; }
   uint32_t engineVersion() const { return engineVersion_; }
   uint32_t requestedApiVersion() const { return requestedApiVersion_; }
+  // The configuration's fault plan (docs/faults.md); each device takes the faults that watch it.
+  const FaultPlan& faultPlan() const { return faultPlan_; }
 
   Instance(const VkInstanceCreateInfo& createInfo, const VkAllocationCallbacks* allocator);
   ~Instance();
@@ -52,6 +55,7 @@ class Instance : public DispatchableObject {
   uint32_t engineVersion_ = 0;
   std::vector<std::string> enabledExtensions_;
   std::vector<PhysicalDevice*> physicalDevices_;
+  FaultPlan faultPlan_;
 };
 
 // The instance extensions crashtest implements (vkEnumerateInstanceExtensionProperties).

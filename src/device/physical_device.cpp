@@ -5,7 +5,9 @@
 #include "common/count_array.h"
 #include "common/pnext.h"
 #include "common/struct_types.h"
+#include "fault/fault_engine.h"
 #include "format/image_format_properties.h"
+#include "memory/memory_budget.h"
 
 namespace crashtest {
 
@@ -28,14 +30,37 @@ void FillChainFromBlobs(void* pNext, const std::map<VkStructureType, StructBlob>
 
 }  // namespace
 
+// VK_KHR_device_fault's structs are not in the 1.3.239 registry, so the profile's struct tables cannot hold
+// them: answered here with the fault engine's capabilities (it implements every feature).
+static void FillDeviceFaultProperties(void* pNext) {
+  ForEachInOutChain(pNext, [](VkBaseOutStructure* out) {
+    if (out->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_PROPERTIES_KHR) return;
+    // maxDeviceFaultCount: "limittype max", required >= 1; the size of the report ring.
+    reinterpret_cast<VkPhysicalDeviceFaultPropertiesKHR*>(out)->maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
+  });
+}
+
+static void FillDeviceFaultFeatures(void* pNext) {
+  ForEachInOutChain(pNext, [](VkBaseOutStructure* out) {
+    if (out->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_KHR) return;
+    auto* f = reinterpret_cast<VkPhysicalDeviceFaultFeaturesKHR*>(out);
+    f->deviceFault = VK_TRUE;
+    f->deviceFaultVendorBinary = VK_TRUE;
+    f->deviceFaultReportMasked = VK_TRUE;
+    f->deviceFaultDeviceLostOnMasked = VK_TRUE;
+  });
+}
+
 void PhysicalDevice::GetProperties2(VkPhysicalDeviceProperties2& properties) const {
   properties.properties = description_.properties;
   FillChainFromBlobs(properties.pNext, description_.extendedProperties);
+  FillDeviceFaultProperties(properties.pNext);
 }
 
 void PhysicalDevice::GetFeatures2(VkPhysicalDeviceFeatures2& features) const {
   features.features = description_.features;
   FillChainFromBlobs(features.pNext, description_.extendedFeatures);
+  FillDeviceFaultFeatures(features.pNext);
 }
 
 VkResult PhysicalDevice::GetQueueFamilyProperties(uint32_t* count, VkQueueFamilyProperties* properties) const {
@@ -56,6 +81,10 @@ VkResult PhysicalDevice::GetQueueFamilyProperties2(uint32_t* count, VkQueueFamil
 
 void PhysicalDevice::GetMemoryProperties2(VkPhysicalDeviceMemoryProperties2& properties) const {
   properties.memoryProperties = description_.memory;
+  // Only when the device advertises VK_EXT_memory_budget: otherwise the app must not chain the struct.
+  if (description_.HasExtension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME))
+    if (auto* budget = FindInOutChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(properties.pNext))
+      FillMemoryBudget(*this, *budget);
 }
 
 void PhysicalDevice::GetFormatProperties2(VkFormat format, VkFormatProperties2& properties) const {

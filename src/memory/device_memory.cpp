@@ -13,6 +13,7 @@
 #include "common/struct_types.h"
 #include "device/device.h"
 #include "device/physical_device.h"
+#include "fault/fault_engine.h"
 #include "memory/memory_accounting.h"
 
 namespace crashtest {
@@ -62,6 +63,12 @@ VkResult DeviceMemory::Allocate(Device& device, const VkMemoryAllocateInfo& info
   if (info.allocationSize == 0)
     return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
                        "vkAllocateMemory: allocationSize is 0 (VUID-VkMemoryAllocateInfo-allocationSize-07899)");
+  // A planned out-of-memory fault fails this call (one predictable branch when the plan has none).
+  if (FaultEngine& faults = device.faults(); faults.WatchesAllocations()) [[unlikely]] {
+    if (VkResult result = faults.OnAllocate(info.allocationSize); result != VK_SUCCESS)
+      return ReportError(result, "vkAllocateMemory: %llu bytes refused by the fault plan",
+                         static_cast<unsigned long long>(info.allocationSize));
+  }
 
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* memory = NewObject<DeviceMemory>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, device, info.allocationSize,

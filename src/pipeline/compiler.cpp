@@ -58,6 +58,9 @@ bool Failed(CompileError* error, CompilePhase phase, std::string message) {
   return false;
 }
 
+bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions& options, CompiledShader* out,
+                        CompileError* error);
+
 }  // namespace
 
 bool Compile(std::span<const uint32_t> words, const CompileOptions& options, CompiledShader* out,
@@ -81,6 +84,24 @@ bool Compile(std::span<const uint32_t> words, const CompileOptions& options, Com
     if (!SpecializeAndOptimize(words, env, specialization, options.recipe, &out->optimizedSpirv, &message))
       return Failed(error, CompilePhase::Optimization, message);
   }
+  return LowerVerifyAnalyze(env, model, options, out, error);
+}
+
+bool CompileOptimized(std::span<const uint32_t> optimizedWords, const CompileOptions& options, CompiledShader* out,
+                      CompileError* error) {
+  uint32_t model = ExecutionModelOfStage(options.stage);
+  if (model == ir::kNone) return Failed(error, CompilePhase::Lowering, "unsupported shader stage");
+  out->timings = {};
+  out->optimizedSpirv.assign(optimizedWords.begin(), optimizedWords.end());
+  return LowerVerifyAnalyze(TargetEnvironmentFor(options.vulkanApiVersion, options.spirv14), model, options, out,
+                            error);
+}
+
+namespace {
+
+bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions& options, CompiledShader* out,
+                        CompileError* error) {
+  std::string message;
   {
     PhaseTimer timer(&out->timings.lowering);
     SpirvModule spirv;
@@ -101,5 +122,7 @@ bool Compile(std::span<const uint32_t> words, const CompileOptions& options, Com
   }
   return true;
 }
+
+}  // namespace
 
 }  // namespace crashtest::pipeline

@@ -57,4 +57,10 @@ uint32_t ExecutionModelOfStage(VkShaderStageFlagBits stage);
 bool Compile(std::span<const uint32_t> words, const CompileOptions& options, CompiledShader* out,
              CompileError* error);
 
+// The back half of Compile for words Compile already produced (CompiledShader::optimizedSpirv, e.g. from a
+// pipeline cache): lowering, verification and analyses only. `options.validate`, `specialization` and `recipe`
+// are ignored: the words are already specialised and optimised. Timings of the skipped phases are zero.
+bool CompileOptimized(std::span<const uint32_t> optimizedWords, const CompileOptions& options, CompiledShader* out,
+                      CompileError* error);
+
 }  // namespace crashtest::pipeline

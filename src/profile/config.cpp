@@ -6,6 +6,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "fault/plan_reader.h"
 #include "profile/builtin_profiles.h"
 #include "profile/driver_intersection.h"
 #include "profile/json_file.h"
@@ -181,17 +182,13 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
   const std::string baseDirectory = std::filesystem::path(path).parent_path().string();
   bool ok = true;
   bool sawDevices = false;
+  const Json* faults = nullptr;
   for (auto it = root->begin(); it != root->end(); ++it) {
     if (it.key() == "devices") {
       sawDevices = true;
       ok &= ReadDevices(ctx, *it, baseDirectory, out);
     } else if (it.key() == "faults") {
-      if (!it->is_array()) {
-        ctx.Error("faults", "expected an array of faults, got " + DescribeJson(*it));
-        ok = false;
-      } else {
-        out.faults = *it;
-      }
+      faults = &*it;  // read once the devices are known: a fault may name one by index
     } else if (it.key() == "options") {
       if (!it->is_object()) {
         ctx.Error("options", "expected an object, got " + DescribeJson(*it));
@@ -212,6 +209,10 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
       out.devices.push_back(std::move(device));
     else
       ok = false;
+  }
+  if (faults != nullptr) {
+    ok &= ReadFaultPlan(ctx, *faults, out.devices.size(), out.plan);
+    if (faults->is_array()) out.faults = *faults;
   }
   return ok && !out.diagnostics.HasErrors();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device/device_description.h"
+#include "fault/fault_plan.h"
 #include "profile/diagnostics.h"
 
 namespace crashtest {
@@ -15,7 +16,8 @@ namespace crashtest {
 struct ConfigurationResult {
   std::string path;  // the configuration file, "" when none was given
   std::vector<DeviceDescription> devices;  // in configuration order, already intersected with the driver
-  nlohmann::json faults = nlohmann::json::array();    // raw "faults" (validated later)
+  nlohmann::json faults = nlohmann::json::array();    // raw "faults"
+  FaultPlan plan;  // "faults", validated (src/fault/plan_reader.h)
   nlohmann::json options = nlohmann::json::object();  // raw "options"
   Diagnostics diagnostics;
 };

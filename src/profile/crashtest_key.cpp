@@ -184,6 +184,41 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
   return ok;
 }
 
+bool ReadTimestamps(const ReadContext& ctx, const Json& timestamps, const std::string& path, TimestampModel& out) {
+  if (!ExpectObject(ctx, timestamps, path) ||
+      !CheckMembers(ctx, timestamps, path, {"clock", "commandNanoseconds", "drawNanoseconds", "dispatchNanoseconds"}))
+    return false;
+  bool ok = true;
+  if (auto it = timestamps.find("clock"); it != timestamps.end()) {
+    if (it->is_string() && *it == "monotonic") {
+      out.clock = TimestampModel::Clock::Monotonic;
+    } else if (it->is_string() && *it == "simulated") {
+      out.clock = TimestampModel::Clock::Simulated;
+    } else {
+      ctx.Error(JoinPath(path, "clock"), "expected \"monotonic\" or \"simulated\", got " + it->dump());
+      ok = false;
+    }
+  }
+  struct Field {
+    std::string_view name;
+    uint64_t TimestampModel::*member;
+  };
+  static constexpr Field kFields[] = {{"commandNanoseconds", &TimestampModel::commandNanoseconds},
+                                      {"drawNanoseconds", &TimestampModel::drawNanoseconds},
+                                      {"dispatchNanoseconds", &TimestampModel::dispatchNanoseconds}};
+  for (const Field& f : kFields) {
+    auto it = timestamps.find(f.name);
+    if (it == timestamps.end()) continue;
+    if (!it->is_number_unsigned()) {
+      ctx.Error(JoinPath(path, f.name), "expected an unsigned integer (nanoseconds), got " + it->dump());
+      ok = false;
+      continue;
+    }
+    out.*f.member = it->get<uint64_t>();
+  }
+  return ok;
+}
+
 // FNV-1a: stable across runs and platforms, so derived UUIDs never change for the same device.
 uint64_t Fnv1a(std::string_view text, uint64_t hash = 0xcbf29ce484222325ull) {
   for (char c : text) {
@@ -383,7 +418,7 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   const std::string path = "crashtest";
   bool ok = true;
   if (key != nullptr) {
-    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "identity"});
+    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "timestamps", "identity"});
     if (!ok) key = nullptr;
   }
   auto find = [&](std::string_view k) -> const Json* {
@@ -397,6 +432,10 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   d.machine = DefaultMachine(d.properties.deviceType);
   MachineFromProfile(d, d.machine);
   if (const Json* machine = find("machine")) ok &= ReadMachine(ctx, *machine, JoinPath(path, "machine"), d.machine);
+
+  d.timestamps = TimestampModel{};
+  if (const Json* timestamps = find("timestamps"))
+    ok &= ReadTimestamps(ctx, *timestamps, JoinPath(path, "timestamps"), d.timestamps);
 
   ok &= ApplyIdentity(ctx, find("identity"), JoinPath(path, "identity"), given, d);
   return ok;

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <string>
 
+#include "crashtest/vulkan_compat.h"
 #include "profile/description_access.h"
+#include "profile/extension_requirements_types.h"
 #include "profile/struct_table.h"
 
 namespace crashtest {
@@ -25,8 +27,9 @@ void IntersectApiVersion(DeviceDescription& d, const DriverCapabilities& driver)
   if (profileMinor <= driverMinor) return;
   d.properties.apiVersion = mine;
   d.dropped.push_back({"apiVersion " + VersionText(profile) + " (reporting " + VersionText(mine) + ")",
-                       "crashtest implements Vulkan " + std::to_string(VK_API_VERSION_MAJOR(mine)) + '.' +
-                           std::to_string(VK_API_VERSION_MINOR(mine)) + " device commands"});
+                       "crashtest implements the device commands and required features of Vulkan " +
+                           std::to_string(VK_API_VERSION_MAJOR(mine)) + '.' + std::to_string(VK_API_VERSION_MINOR(mine)) +
+                           " (docs/devices.md)"});
 }
 
 void IntersectExtensions(DeviceDescription& d, const DriverCapabilities& driver) {
@@ -41,6 +44,39 @@ void IntersectExtensions(DeviceDescription& d, const DriverCapabilities& driver)
     kept.push_back(e);
   }
   d.extensions = std::move(kept);
+}
+
+// An extension is advertised only with everything vk.xml says it requires: its core version, and each required
+// extension either advertised too (instance extensions: implemented by the driver) or promoted into the device's
+// core version. Dropping one may unmeet another, so this repeats until nothing changes.
+void DropExtensionsWithUnmetRequirements(DeviceDescription& d, const DriverCapabilities& driver) {
+  const uint32_t version = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(d.properties.apiVersion),
+                                               VK_API_VERSION_MINOR(d.properties.apiVersion), 0);
+  auto met = [&](std::string_view required) {
+    const ExtensionRequirements* r = FindExtensionRequirements(required);
+    if (r != nullptr && r->promotedTo != 0 && r->promotedTo <= version) return true;
+    if (r != nullptr && !r->device)
+      return std::any_of(driver.instanceExtensions.begin(), driver.instanceExtensions.end(),
+                         [&](const VkExtensionProperties& e) { return required == e.extensionName; });
+    return std::any_of(d.extensions.begin(), d.extensions.end(),
+                       [&](const VkExtensionProperties& e) { return required == e.extensionName; });
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = d.extensions.begin(); it != d.extensions.end(); ++it) {
+      const ExtensionRequirements* r = FindExtensionRequirements(it->extensionName);
+      if (r == nullptr) continue;
+      std::string unmet;
+      if (r->requiresCore > version) unmet = "Vulkan " + VersionText(r->requiresCore);
+      for (std::string_view required : r->requiredExtensions)
+        if (unmet.empty() && !required.empty() && !met(required)) unmet = std::string(required);
+      if (unmet.empty()) continue;
+      d.dropped.push_back({std::string("extension ") + it->extensionName, "requires " + unmet + ", not advertised"});
+      d.extensions.erase(it);
+      changed = true;
+      break;
+    }
+  }
 }
 
 // Structs nothing provides any more (their extension was dropped and the apiVersion does not include them) go:
@@ -133,11 +169,27 @@ void IntersectQueueFlags(DeviceDescription& d) {
 void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver) {
   IntersectApiVersion(d, driver);
   IntersectExtensions(d, driver);
+  DropExtensionsWithUnmetRequirements(d, driver);
   DropUnprovidedStructs(d, driver, d.extendedFeatures);
   DropUnprovidedStructs(d, driver, d.extendedProperties);
   IntersectFeatures(d, driver);
   IntersectFormats(d, driver);
   IntersectQueueFlags(d);
+  // Crashtest's own reason to exist: VK_KHR_device_fault on every device. Its name is newer than the vk.xml the
+  // profile format is checked against, so profiles cannot ask for it.
+  if (driver.ImplementsExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME) &&
+      !d.HasExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME)) {
+    uint32_t spec = 0;
+    driver.ImplementsExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME, &spec);
+    VkExtensionProperties khr{};
+    std::strncpy(khr.extensionName, VK_KHR_DEVICE_FAULT_EXTENSION_NAME, sizeof(khr.extensionName) - 1);
+    khr.specVersion = spec;
+    d.extensions.insert(std::lower_bound(d.extensions.begin(), d.extensions.end(), khr,
+                                         [](const VkExtensionProperties& a, const VkExtensionProperties& b) {
+                                           return std::strcmp(a.extensionName, b.extensionName) < 0;
+                                         }),
+                        khr);
+  }
 }
 
 }  // namespace crashtest

@@ -5,6 +5,7 @@
 // busy waiting and no process-wide lock.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -40,7 +41,7 @@ class DeviceExecution {
     if (ok || timeoutNs == 0) return ok;
     auto done = [&] {
       ok = ok || ready();
-      return ok || stopping_;
+      return ok || stopping_ || lost_.load(std::memory_order_relaxed);
     };
     // Deadlines past a century are "forever": steady_clock arithmetic would overflow.
     constexpr uint64_t kForever = 100ull * 365 * 24 * 3600 * 1000000000ull;
@@ -56,12 +57,20 @@ class DeviceExecution {
     Publish([this] { stopping_ = true; });
   }
 
+  // The device is lost (VK_ERROR_DEVICE_LOST): every waiter is released and sees lost() ("commands that wait
+  // ... must return in finite time even in the case of a lost device", Vulkan 1.3, 5.2.3 Lost Device).
+  void MarkLost() {
+    Publish([this] { lost_.store(true, std::memory_order_release); });
+  }
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+
   ObjectNames& names() { return names_; }
 
  private:
   std::mutex mutex_;
   std::condition_variable changed_;
   bool stopping_ = false;
+  std::atomic<bool> lost_{false};
   ObjectNames names_;
 };
 

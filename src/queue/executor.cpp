@@ -40,13 +40,38 @@ Executor::Executor(Queue& queue) : queue_(queue) {
                            ? description.queueFamilies[queue.familyIndex()].timestampValidBits
                            : 0;
   timestampMask_ = validBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << validBits) - 1;
+  if (description.timestamps.clock == TimestampModel::Clock::Simulated) simulatedClock_ = &description.timestamps;
 }
 
 uint64_t Executor::Timestamp() const {
-  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                std::chrono::steady_clock::now().time_since_epoch())
-                .count();
+  auto ns = simulatedClock_ != nullptr ? simulatedNanoseconds_
+                                       : static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                   std::chrono::steady_clock::now().time_since_epoch())
+                                                                   .count());
   return static_cast<uint64_t>(static_cast<double>(ns) * ticksPerNanosecond_) & timestampMask_;
+}
+
+// The simulated clock: every command costs commandNanoseconds, draws and dispatches their own cost, so a
+// timestamp after N commands always reads the same value.
+void Executor::AdvanceSimulatedClock(CommandOp op) {
+  switch (op) {
+    case CommandOp::Draw:
+    case CommandOp::DrawIndexed:
+    case CommandOp::DrawIndirect:
+    case CommandOp::DrawIndexedIndirect:
+    case CommandOp::DrawIndirectCount:
+    case CommandOp::DrawIndexedIndirectCount:
+      simulatedNanoseconds_ += simulatedClock_->drawNanoseconds;
+      return;
+    case CommandOp::Dispatch:
+    case CommandOp::DispatchBase:
+    case CommandOp::DispatchIndirect:
+      simulatedNanoseconds_ += simulatedClock_->dispatchNanoseconds;
+      return;
+    default:
+      simulatedNanoseconds_ += simulatedClock_->commandNanoseconds;
+      return;
+  }
 }
 
 void Executor::BeginSubmission(uint64_t serial) {
@@ -66,6 +91,7 @@ bool Executor::RunStream(const CommandArena& stream) {
   ForEachRecord(stream, [&](const CommandHeader& header, const void* record) {
     if (!live) return;
     cursor_.op = header.op;
+    if (simulatedClock_ != nullptr) AdvanceSimulatedClock(header.op);
     live = Run(header.op, record);
     ++cursor_.command;
   });
@@ -131,8 +157,10 @@ bool Executor::Run(CommandOp op, const void* record) {
       return true;
     case CommandOp::EndRenderPass:
     case CommandOp::EndRenderPass2:
+      EndRenderPass();
+      return true;
     case CommandOp::EndRendering:
-      rendering_ = RenderingState{};
+      EndRendering();
       return true;
     case CommandOp::BeginRendering:
       BeginRendering(*static_cast<const record::BeginRendering*>(record));

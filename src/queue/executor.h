@@ -11,6 +11,7 @@
 
 #include "command/command_arena.h"
 #include "command/command_records.h"
+#include "device/device_description.h"
 #include "queue/pipeline_counters.h"
 
 namespace crashtest {
@@ -62,13 +63,20 @@ class Executor {
   // render_pass_execution.cpp
   void BeginRenderPass(const record::BeginRenderPass& begin);
   void NextSubpass();
+  void EndRenderPass();
   void BeginRendering(const record::BeginRendering& begin);
+  void EndRendering();
+  void ResolveSubpass(uint32_t subpass);
   void ClearAttachments(const record::ClearAttachments& clear);
   void LoadOpClears(uint32_t subpass);
   const ImageView* RenderPassView(uint32_t attachment) const;
 
   Queue& queue_;
   double ticksPerNanosecond_;
+  // TimestampModel::Clock::Simulated: this queue's clock, advanced per executed command (AdvanceSimulatedClock).
+  const TimestampModel* simulatedClock_ = nullptr;
+  uint64_t simulatedNanoseconds_ = 0;
+  void AdvanceSimulatedClock(CommandOp op);
   uint64_t timestampMask_;
   ExecutionCursor cursor_;
   RenderingState rendering_;

@@ -35,11 +35,15 @@ void Fence::Reset() {
 
 VkResult WaitForFences(std::span<Fence* const> fences, bool waitAll, uint64_t timeoutNs) {
   if (fences.empty()) return VK_SUCCESS;
+  // "If device loss occurs ... vkWaitForFences must return in finite time with either VK_SUCCESS or
+  // VK_ERROR_DEVICE_LOST": crashtest always says DEVICE_LOST once the device is lost.
+  if (fences.front()->execution().lost()) return VK_ERROR_DEVICE_LOST;
   auto isSignaled = [](const Fence* fence) { return fence->signaled(); };
   bool ready = fences.front()->execution().Wait(timeoutNs, [&] {
     return waitAll ? std::all_of(fences.begin(), fences.end(), isSignaled)
                    : std::any_of(fences.begin(), fences.end(), isSignaled);
   });
+  if (fences.front()->execution().lost()) return VK_ERROR_DEVICE_LOST;
   return ready ? VK_SUCCESS : VK_TIMEOUT;
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/result.h"
 #include "device/device.h"
+#include "fault/fault_engine.h"
 #include "queue/device_execution.h"
 #include "queue/queue_worker.h"
 
@@ -24,16 +25,29 @@ Queue::~Queue() {
   worker_.reset();
 }
 
-VkResult Queue::Submit(Submission&& submission) { return worker_->Enqueue(std::move(submission)); }
+VkResult Queue::Submit(Submission&& submission) {
+  // One predictable branch when the plan has no submit trigger and the device lives.
+  if (FaultEngine& faults = device_.faults(); faults.WatchesSubmits()) [[unlikely]] {
+    if (VkResult result = faults.OnSubmit(familyIndex_, index_, &submission.hangFault); result != VK_SUCCESS)
+      return result;  // the triggering call returns the effect's error; nothing is submitted
+  }
+  return worker_->Enqueue(std::move(submission));
+}
 
 VkResult Queue::WaitIdle() {
   worker_->WaitIdle();
-  return VK_SUCCESS;
+  // "vkQueueWaitIdle ... must return in finite time even in the case of a lost device" with VK_SUCCESS or
+  // VK_ERROR_DEVICE_LOST; the worker abandons the rest of its work once the device is lost.
+  return execution_->lost() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }
 
 void Queue::BeginLabel(const char* name) {
-  std::lock_guard lock(labelMutex_);
-  labelStack_.emplace_back(name != nullptr ? name : "");
+  {
+    std::lock_guard lock(labelMutex_);
+    labelStack_.emplace_back(name != nullptr ? name : "");
+  }
+  if (FaultEngine& faults = device_.faults(); faults.WatchesLabels()) [[unlikely]]
+    faults.OnLabel(name);
 }
 
 void Queue::EndLabel() {

@@ -5,6 +5,8 @@
 #include "command/command_buffer.h"
 #include "common/log.h"
 #include "common/result.h"
+#include "device/device.h"
+#include "fault/fault_engine.h"
 #include "queue/device_execution.h"
 #include "queue/fence.h"
 #include "queue/queue.h"
@@ -66,24 +68,36 @@ void QueueWorker::Run() {
 
 void QueueWorker::Process(Submission& submission) {
   executor_.BeginSubmission(submission.serial);
-  bool live = true;
+  DeviceExecution& execution = queue_.execution();
+  if (submission.hangFault != 0 && !execution.lost()) {
+    // A planned hang: the queue makes no progress until the watchdog loses the device (or the device is
+    // destroyed); the work is then abandoned.
+    queue_.device().faults().BeginHang(submission.hangFault);
+    execution.Wait(UINT64_MAX, [] { return false; });
+  }
+  // Work queued before a loss is abandoned, never executed ("work already queued ... is lost").
+  bool live = !execution.lost();
   for (SubmitBatch& batch : submission.batches) {
     // Wait-before-signal: a wait may be submitted before the signal it waits for, on this or another queue or from
     // the host ("the semaphore wait ... may be submitted before the corresponding signal", Vulkan 1.3, 7.4.2).
     for (const SemaphoreOperation& wait : batch.waits)
       if (live) live = wait.semaphore->WaitOnQueue(wait.value);
+    // Once the device is lost the application, having seen VK_ERROR_DEVICE_LOST, may destroy what abandoned work
+    // refers to: abandoned work touches none of its command buffers, semaphores or fences.
     for (CommandBuffer* commandBuffer : batch.commandBuffers) {
       if (live) live = executor_.Execute(*commandBuffer);
-      commandBuffer->MarkCompleted();
+      if (!execution.lost()) commandBuffer->MarkCompleted();
     }
-    for (const SemaphoreOperation& signal : batch.signals) signal.semaphore->Signal(signal.value);
+    for (const SemaphoreOperation& signal : batch.signals)
+      if (!execution.lost()) signal.semaphore->Signal(signal.value);
   }
-  if (!live) CT_WARN("queue %u of family %u: submission %llu abandoned: the device is being destroyed",
-                     queue_.index(), queue_.familyIndex(), static_cast<unsigned long long>(submission.serial));
+  if (!live) CT_WARN("queue %u of family %u: submission %llu abandoned: the device is %s", queue_.index(),
+                     queue_.familyIndex(), static_cast<unsigned long long>(submission.serial),
+                     execution.lost() ? "lost" : "being destroyed");
   // The fence and the queue's progress change under one lock and one wake-up: the submit-to-fence round trip is
   // a single host wake-up after the work.
   queue_.execution().Publish([&] {
-    if (submission.fence != nullptr) submission.fence->SignalPublished();
+    if (submission.fence != nullptr && !execution.lost()) submission.fence->SignalPublished();
     completed_.fetch_add(1, std::memory_order_release);
   });
 }

@@ -1,5 +1,6 @@
 // The clears a render pass instance performs on the CPU: load-op clears at the first use of each attachment
 // (render passes 1 and 2, framebuffers with or without images, dynamic rendering) and vkCmdClearAttachments.
+#include <algorithm>
 #include <span>
 
 #include "command/command_records.h"
@@ -57,6 +58,7 @@ void Executor::BeginRenderPass(const record::BeginRenderPass& begin) {
 
 void Executor::NextSubpass() {
   if (rendering_.renderPass == nullptr) return;
+  ResolveSubpass(rendering_.subpass);
   ++rendering_.subpass;
   LoadOpClears(rendering_.subpass);
 }
@@ -88,6 +90,60 @@ void Executor::LoadOpClears(uint32_t subpass) {
     if (layers > view->subresourceRange().layerCount) layers = view->subresourceRange().layerCount;
     ClearRect(*view, aspects, ClearValuesOf(begin)[a], VkClearRect{begin.renderArea, 0, layers}, viewMask);
   }
+}
+
+void Executor::EndRenderPass() {
+  if (rendering_.renderPass != nullptr) ResolveSubpass(rendering_.subpass);
+  rendering_ = RenderingState{};
+}
+
+// "...at the end of each subpass, multisample resolve operations are executed" for its resolve attachments (Vulkan
+// 1.3, 8.1 "Render Pass Creation"), within the render area; with multiview, for each view of the subpass.
+void Executor::ResolveSubpass(uint32_t subpass) {
+  const record::BeginRenderPass& begin = *rendering_.renderPass;
+  const RenderPass& pass = *begin.renderPass;
+  if (subpass >= pass.subpassCount()) return;
+  const Subpass& s = pass.subpass(subpass);
+  const uint32_t viewMask = s.viewMask;
+  auto layersOf = [&](const ImageView& view) {
+    return std::min(begin.framebuffer->layers(), view.subresourceRange().layerCount);
+  };
+  for (size_t i = 0; i < s.resolveAttachments.size() && i < s.colorAttachments.size(); ++i) {
+    const ImageView* from = RenderPassView(s.colorAttachments[i].attachment);
+    const ImageView* to = RenderPassView(s.resolveAttachments[i].attachment);
+    if (from == nullptr || to == nullptr) continue;
+    // The spec's colour rule: average for float/normalized formats, sample 0 for integer formats.
+    transfer::ResolveAttachment(*from, *to, VK_IMAGE_ASPECT_COLOR_BIT, VK_RESOLVE_MODE_AVERAGE_BIT, begin.renderArea,
+                                layersOf(*from), viewMask);
+  }
+  const ImageView* depthFrom = RenderPassView(s.depthStencilAttachment.attachment);
+  const ImageView* depthTo = RenderPassView(s.depthStencilResolveAttachment.attachment);
+  if (depthFrom == nullptr || depthTo == nullptr) return;
+  const VkFormat format = depthFrom->format();
+  if (HasDepth(format))
+    transfer::ResolveAttachment(*depthFrom, *depthTo, VK_IMAGE_ASPECT_DEPTH_BIT, s.depthResolveMode, begin.renderArea,
+                                layersOf(*depthFrom), viewMask);
+  if (HasStencil(format))
+    transfer::ResolveAttachment(*depthFrom, *depthTo, VK_IMAGE_ASPECT_STENCIL_BIT, s.stencilResolveMode,
+                                begin.renderArea, layersOf(*depthFrom), viewMask);
+}
+
+// "If resolveMode is not VK_RESOLVE_MODE_NONE ... values in imageView will be resolved to resolveImageView at the
+// end of rendering" (VkRenderingAttachmentInfo) — unless the instance is suspended (VK_RENDERING_SUSPENDING_BIT):
+// the resolve then happens when the resumed instance ends.
+void Executor::EndRendering() {
+  const record::BeginRendering* begin = rendering_.rendering;
+  rendering_ = RenderingState{};
+  if (begin == nullptr || (begin->flags & VK_RENDERING_SUSPENDING_BIT) != 0) return;
+  const record::RenderingAttachment* attachments = AttachmentsOf(*begin);
+  auto resolve = [&](const record::RenderingAttachment& a, VkImageAspectFlagBits aspect) {
+    if (a.view == nullptr || a.resolveView == nullptr || a.resolveMode == VK_RESOLVE_MODE_NONE) return;
+    transfer::ResolveAttachment(*a.view, *a.resolveView, aspect, a.resolveMode, begin->renderArea, begin->layerCount,
+                                begin->viewMask);
+  };
+  for (uint32_t i = 0; i < begin->colorCount; ++i) resolve(attachments[i], VK_IMAGE_ASPECT_COLOR_BIT);
+  resolve(attachments[begin->colorCount], VK_IMAGE_ASPECT_DEPTH_BIT);
+  resolve(attachments[begin->colorCount + 1], VK_IMAGE_ASPECT_STENCIL_BIT);
 }
 
 void Executor::BeginRendering(const record::BeginRendering& begin) {

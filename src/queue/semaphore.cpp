@@ -52,6 +52,8 @@ bool Semaphore::WaitOnQueue(uint64_t value) {
 VkResult WaitSemaphores(std::span<Semaphore* const> semaphores, std::span<const uint64_t> values, bool any,
                         uint64_t timeoutNs) {
   if (semaphores.empty()) return VK_SUCCESS;
+  DeviceExecution& execution = semaphores.front()->execution();
+  if (execution.lost()) return VK_ERROR_DEVICE_LOST;  // waiters never deadlock on a lost device
   bool ready = semaphores.front()->execution().Wait(timeoutNs, [&] {
     for (size_t i = 0; i < semaphores.size(); ++i) {
       bool reached = semaphores[i]->value() >= values[i];
@@ -60,6 +62,7 @@ VkResult WaitSemaphores(std::span<Semaphore* const> semaphores, std::span<const 
     }
     return !any;
   });
+  if (execution.lost()) return VK_ERROR_DEVICE_LOST;
   return ready ? VK_SUCCESS : VK_TIMEOUT;
 }
 

@@ -26,6 +26,7 @@ struct Submission {
   std::vector<SubmitBatch> batches;
   Fence* fence = nullptr;
   uint64_t serial = 0;  // per queue, from 1, in submission order
+  uint32_t hangFault = 0;  // non-zero: the queue hangs at this submission (FaultEngine::OnSubmit / BeginHang)
 };
 
 }  // namespace crashtest

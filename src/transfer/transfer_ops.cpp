@@ -2,6 +2,8 @@
 // runs the operation of surface_ops.h.
 #include "transfer/transfer_ops.h"
 
+#include "transfer/attachment_resolve.h"
+
 #include <algorithm>
 
 #include "device/resources.h"
@@ -69,6 +71,15 @@ void ClearAttachment(const ImageView& view, VkImageAspectFlags aspects, const Vk
   ImageSurface image = SurfaceOf(view.image());
   ClearAttachment(AttachmentView{&image, view.format(), view.viewType(), view.subresourceRange()}, aspects, value,
                   rect);
+}
+
+void ResolveAttachment(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect,
+                       VkResolveModeFlagBits mode, const VkRect2D& area, uint32_t layerCount, uint32_t viewMask) {
+  ImageSurface from = SurfaceOf(src.image());
+  ImageSurface to = SurfaceOf(dst.image());
+  ResolveAttachment(AttachmentView{&from, src.format(), src.viewType(), src.subresourceRange()},
+                    AttachmentView{&to, dst.format(), dst.viewType(), dst.subresourceRange()}, aspect, mode, area,
+                    layerCount, viewMask);
 }
 
 }  // namespace crashtest::transfer

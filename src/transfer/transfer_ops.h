@@ -32,5 +32,8 @@ void ClearDepthStencilImage(const Image& image, const VkClearDepthStencilValue& 
 // One rect of vkCmdClearAttachments or of a load-op clear: rect.baseArrayLayer is relative to the view.
 void ClearAttachment(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value,
                      const VkClearRect& rect);
+// The end-of-subpass / end-of-rendering multisample resolve of one aspect (transfer/attachment_resolve.h).
+void ResolveAttachment(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect,
+                       VkResolveModeFlagBits mode, const VkRect2D& area, uint32_t layerCount, uint32_t viewMask);
 
 }  // namespace crashtest::transfer

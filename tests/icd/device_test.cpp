@@ -120,7 +120,9 @@ struct CountingAllocator {
       std::lock_guard lock(self->mutex);
       std::memcpy(p, original, std::min(size, self->live[original]));
     }
-    Free(user, original);
+    // "If this function fails and pOriginal is non-NULL the application must not free the old allocation"
+    // (PFN_vkReallocationFunction).
+    if (p != nullptr || size == 0) Free(user, original);
     return p;
   }
   static void Free(void* user, void* memory) {

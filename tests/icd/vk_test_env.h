@@ -58,6 +58,21 @@ inline std::vector<VkPhysicalDevice> PhysicalDevices(VkInstance instance) {
   return devices;
 }
 
+// A device with one queue of family 0, the given extensions enabled and `pNext` chained (feature structs).
+inline VkResult CreateDeviceWithOneQueue(VkPhysicalDevice physical, VkDevice* device,
+                                         std::vector<const char*> extensions = {}, const void* pNext = nullptr) {
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, pNext};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  return vkCreateDevice(physical, &info, nullptr, device);
+}
+
 // An instance of the default configuration and its first physical device.
 class LoaderTest : public ::testing::Test {
  protected:

@@ -27,14 +27,15 @@ class ExecutionTest : public WorkTest {
   }
 
   VkImage CreateImage(VkFormat format, VkExtent3D extent, uint32_t layers = 1,
-                      VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT) {
+                      VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                      VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = format;
     info.extent = extent;
     info.mipLevels = 1;
     info.arrayLayers = layers;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.samples = samples;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = usage;
     VkImage image = VK_NULL_HANDLE;
@@ -229,8 +230,10 @@ TEST_F(ExecutionTest, RenderPassLoadOpClearsTheRenderAreaAndClearAttachments) {
 TEST_F(ExecutionTest, DynamicRenderingLoadOpClear) {
   auto begin = reinterpret_cast<PFN_vkCmdBeginRendering>(DeviceCommand("vkCmdBeginRendering"));
   auto end = reinterpret_cast<PFN_vkCmdEndRendering>(DeviceCommand("vkCmdEndRendering"));
-  if (begin == nullptr || end == nullptr || dynamicRendering_.dynamicRendering != VK_TRUE)
-    GTEST_SKIP() << "the device does not advertise dynamic rendering";
+  // The default device offers dynamic rendering (Vulkan 1.3).
+  ASSERT_NE(begin, nullptr);
+  ASSERT_NE(end, nullptr);
+  ASSERT_EQ(dynamicRendering_.dynamicRendering, VK_TRUE);
   const VkExtent3D extent{4, 4, 1};
   VkImage image = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, extent, 1,
                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
@@ -251,6 +254,108 @@ TEST_F(ExecutionTest, DynamicRenderingLoadOpClear) {
     end(cb);
   });
   for (uint32_t texel : ReadBack(image, extent)) EXPECT_EQ(texel, 0x0000ff00u);
+}
+
+// "values in imageView will be resolved to resolveImageView at the end of rendering" (VkRenderingAttachmentInfo):
+// a cleared 4x multisampled attachment resolves to its clear colour.
+TEST_F(ExecutionTest, DynamicRenderingResolvesAtTheEnd) {
+  auto begin = reinterpret_cast<PFN_vkCmdBeginRendering>(DeviceCommand("vkCmdBeginRendering"));
+  auto end = reinterpret_cast<PFN_vkCmdEndRendering>(DeviceCommand("vkCmdEndRendering"));
+  ASSERT_NE(begin, nullptr);
+  ASSERT_NE(end, nullptr);
+  const VkExtent3D extent{4, 4, 1};
+  VkImage multisampled = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, extent, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                     VK_SAMPLE_COUNT_4_BIT);
+  VkImage resolved = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, extent, 1,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  VkImageView msView = CreateView(multisampled, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+  VkImageView resolvedView = CreateView(resolved, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+  Run([&](VkCommandBuffer cb) {
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = msView;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+    color.resolveImageView = resolvedView;
+    color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    color.clearValue.color.float32[2] = 1.0f;  // blue
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, {4, 4}};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    begin(cb, &info);
+    end(cb);
+  });
+  for (uint32_t texel : ReadBack(resolved, extent)) EXPECT_EQ(texel, 0x00ff0000u);
+}
+
+// "...at the end of each subpass, multisample resolve operations are executed" (render pass 1, pResolveAttachments),
+// limited to the render area.
+TEST_F(ExecutionTest, SubpassResolveAttachmentsResolveWithinTheRenderArea) {
+  const VkExtent3D extent{4, 4, 1};
+  VkImage multisampled = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, extent, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                     VK_SAMPLE_COUNT_4_BIT);
+  VkImage resolved = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, extent, 1,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+  VkImageView views[2] = {CreateView(multisampled, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT),
+                          CreateView(resolved, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT)};
+  VkAttachmentDescription attachments[2] = {};
+  attachments[0].format = VK_FORMAT_R8G8B8A8_UNORM;
+  attachments[0].samples = VK_SAMPLE_COUNT_4_BIT;
+  attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachments[0].finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  attachments[1] = attachments[0];
+  attachments[1].samples = VK_SAMPLE_COUNT_1_BIT;
+  attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachments[1].initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  VkAttachmentReference color{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference resolve{1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color;
+  subpass.pResolveAttachments = &resolve;
+  VkRenderPassCreateInfo passInfo{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  passInfo.attachmentCount = 2;
+  passInfo.pAttachments = attachments;
+  passInfo.subpassCount = 1;
+  passInfo.pSubpasses = &subpass;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device_, &passInfo, nullptr, &pass), VK_SUCCESS);
+  VkFramebufferCreateInfo fbInfo{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fbInfo.renderPass = pass;
+  fbInfo.attachmentCount = 2;
+  fbInfo.pAttachments = views;
+  fbInfo.width = 4;
+  fbInfo.height = 4;
+  fbInfo.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device_, &fbInfo, nullptr, &framebuffer), VK_SUCCESS);
+  Run([&](VkCommandBuffer cb) {
+    VkClearColorValue black{};
+    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cb, resolved, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &range);
+    VkClearValue clear{};
+    clear.color.float32[0] = 1.0f;  // red
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {2, 4}};  // the left half only
+    begin.clearValueCount = 1;
+    begin.pClearValues = &clear;
+    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdEndRenderPass(cb);
+  });
+  std::vector<uint32_t> texels = ReadBack(resolved, extent);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 4; ++x) EXPECT_EQ(texels[y * 4 + x], x < 2 ? 0x000000ffu : 0u) << x << ',' << y;
+  vkDestroyFramebuffer(device_, framebuffer, nullptr);
+  vkDestroyRenderPass(device_, pass, nullptr);
 }
 
 // A queue waiting in vkCmdWaitEvents blocks until the host sets the event; commands after it then run.
@@ -336,7 +441,7 @@ TEST_F(ExecutionTest, TimestampsAreMonotonicAndScaled) {
 }
 
 TEST_F(ExecutionTest, PipelineStatisticsCountWhatWasRecorded) {
-  if (!features_.pipelineStatisticsQuery) GTEST_SKIP() << "pipelineStatisticsQuery is not advertised";
+  if (!features_.pipelineStatisticsQuery) FAIL() << "pipelineStatisticsQuery is not advertised (the default device must offer it)";
   const VkQueryPipelineStatisticFlags stats = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT |
                                               VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
                                               VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT |

@@ -70,6 +70,10 @@ const InlineCase kInlineCases[] = {
     {"conformance version", nullptr,
      "inline.json: crashtest.identity.conformanceVersion: expected a version \"major.minor.subminor.patch\" (each "
      "0-255), got \"1.3\""},
+    {"timestamp clock", nullptr,
+     "inline.json: crashtest.timestamps.clock: expected \"monotonic\" or \"simulated\", got \"gpu\""},
+    {"timestamp cost", nullptr,
+     "inline.json: crashtest.timestamps.commandNanoseconds: expected an unsigned integer (nanoseconds), got -5"},
     {"malformed JSON", "{\n  \"capabilities\": {\n    \"a\": {},\n  }\n}",
      "inline.json:4:3: invalid JSON: syntax error while parsing object key - unexpected '}'; expected string literal"},
 };
@@ -92,6 +96,10 @@ std::string CaseText(const InlineCase& c) {
   if (what == "heap index")
     return Props("").insert(Props("").size() - 1,
                             R"(, "crashtest": {"memory": {"heaps": [{"size": 1024}], "types": [{"heapIndex": 1}]}})");
+  if (what == "timestamp clock")
+    return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"timestamps": {"clock": "gpu"}})");
+  if (what == "timestamp cost")
+    return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"timestamps": {"commandNanoseconds": -5}})");
   if (what == "conformance version")
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"identity": {"conformanceVersion": "1.3"}})");
   return "";

@@ -84,5 +84,44 @@ TEST(DriverIntersection, MasksFormatFeaturesWithTheDriversFormatTable) {
             before.optimalTilingFeatures & mine.optimalTilingFeatures);
 }
 
+// VK_KHR_dynamic_rendering requires VK_KHR_depth_stencil_resolve (vk.xml); a 1.1 device that cannot advertise the
+// latter must not advertise the former. VK_KHR_create_renderpass2's own prerequisites (multiview, maintenance2) are
+// core in 1.1, so it stays.
+TEST(DriverIntersection, DropsExtensionsWhosePrerequisitesAreNotAdvertised) {
+  constexpr VkExtensionProperties extensions[] = {{"VK_KHR_create_renderpass2", 1}, {"VK_KHR_dynamic_rendering", 1}};
+  const DriverCapabilities driver{VK_MAKE_API_VERSION(0, 1, 1, 0), extensions, {}, kFeatures};
+  DeviceDescription d = LoadMinimal();
+  d.extensions = {{"VK_KHR_create_renderpass2", 1}, {"VK_KHR_dynamic_rendering", 1}};
+  IntersectWithDriver(d, driver);
+  EXPECT_TRUE(d.HasExtension("VK_KHR_create_renderpass2"));
+  EXPECT_FALSE(d.HasExtension("VK_KHR_dynamic_rendering"));
+  auto it = std::find_if(d.dropped.begin(), d.dropped.end(),
+                         [](const DroppedCapability& c) { return c.what == "extension VK_KHR_dynamic_rendering"; });
+  ASSERT_NE(it, d.dropped.end());
+  EXPECT_EQ(it->reason, "requires VK_KHR_depth_stencil_resolve, not advertised");
+
+  // With the prerequisite advertised too, both stay.
+  constexpr VkExtensionProperties more[] = {{"VK_KHR_create_renderpass2", 1},
+                                            {"VK_KHR_depth_stencil_resolve", 1},
+                                            {"VK_KHR_dynamic_rendering", 1}};
+  const DriverCapabilities richer{VK_MAKE_API_VERSION(0, 1, 1, 0), more, {}, kFeatures};
+  DeviceDescription e = LoadMinimal();
+  e.extensions = {{"VK_KHR_create_renderpass2", 1}, {"VK_KHR_depth_stencil_resolve", 1},
+                  {"VK_KHR_dynamic_rendering", 1}};
+  IntersectWithDriver(e, richer);
+  EXPECT_TRUE(e.HasExtension("VK_KHR_dynamic_rendering"));
+}
+
+// An extension with requiresCore above the reported version goes (VK_KHR_maintenance4 needs Vulkan 1.1).
+TEST(DriverIntersection, DropsExtensionsThatNeedAHigherCoreVersion) {
+  constexpr VkExtensionProperties extensions[] = {{"VK_KHR_maintenance4", 2}};
+  const DriverCapabilities driver{VK_MAKE_API_VERSION(0, 1, 0, 0), extensions, {}, kFeatures};
+  DeviceDescription d = LoadMinimal();
+  d.extensions = {{"VK_KHR_maintenance4", 2}};
+  IntersectWithDriver(d, driver);
+  EXPECT_FALSE(d.HasExtension("VK_KHR_maintenance4"));
+  EXPECT_TRUE(Dropped(d, "extension VK_KHR_maintenance4"));
+}
+
 }  // namespace
 }  // namespace crashtest

@@ -1,0 +1,102 @@
+// VkPipeline: a compute or graphics pipeline. It keeps, per stage, the compiled shader (IR, analyses, optimised
+// SPIR-V) shared with the pipeline cache, for the statistics (VK_KHR_pipeline_executable_properties), the
+// interpreter and crash dumps; the pipeline layout (referenced); the create flags; and the little fixed-function
+// state that execution reads. Immutable after creation (the executables are built once, on first query).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/handle.h"
+#include "common/object.h"
+#include "device/device_description.h"
+#include "pipeline/compiler.h"
+#include "statistics/executable_properties.h"
+
+namespace crashtest {
+
+class Device;
+class PipelineLayout;
+CT_DEFINE_HANDLE(Pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE);
+
+struct PipelineStage {
+  VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  std::string entryPoint;
+  std::shared_ptr<const pipeline::CompiledShader> shader;
+};
+
+// What draws need later; everything else of VkGraphicsPipelineCreateInfo is validated and dropped.
+struct GraphicsState {
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitiveRestartEnable = false;
+  uint32_t patchControlPoints = 0;
+  bool rasterizerDiscardEnable = false;
+  VkSampleCountFlagBits rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  std::vector<VkDynamicState> dynamicStates;
+  // Render pass and subpass (the handle only identifies it: the pass may be destroyed after creation), or
+  // VK_NULL_HANDLE with dynamic rendering, whose formats come from VkPipelineRenderingCreateInfo.
+  VkRenderPass renderPass = VK_NULL_HANDLE;
+  uint32_t subpass = 0;
+  uint32_t viewMask = 0;
+  std::vector<VkFormat> colorAttachmentFormats;
+  VkFormat depthAttachmentFormat = VK_FORMAT_UNDEFINED;
+  VkFormat stencilAttachmentFormat = VK_FORMAT_UNDEFINED;
+
+  bool IsDynamic(VkDynamicState state) const;
+};
+
+class Pipeline : public Object {
+ public:
+  Pipeline(VkPipelineBindPoint bindPoint, VkPipelineCreateFlags flags, PipelineLayout* layout,
+           std::vector<PipelineStage> stages);
+  ~Pipeline();
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  VkPipelineBindPoint bindPoint() const { return bindPoint_; }
+  // Includes VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR / CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR, which
+  // VK_KHR_pipeline_executable_properties reads.
+  VkPipelineCreateFlags flags() const { return flags_; }
+  const PipelineLayout* layout() const { return layout_; }
+  // In the order of the create info's stages (pStages, or the compute stage).
+  std::span<const PipelineStage> stages() const { return stages_; }
+  const PipelineStage* FindStage(VkShaderStageFlagBits stage) const;
+  // Compute: the workgroup size after specialisation (LocalSize, LocalSizeId or the WorkgroupSize built-in).
+  const uint32_t* workgroupSize() const { return stages_.front().shader->module.entryPoint.localSize; }
+  const GraphicsState& graphics() const { return graphics_; }
+  void set_graphics(GraphicsState state) { graphics_ = std::move(state); }
+  // Object id of the pipeline it derives from (VK_PIPELINE_CREATE_DERIVATIVE_BIT), 0 if none.
+  uint64_t basePipelineId() const { return basePipelineId_; }
+  void set_basePipelineId(uint64_t id) { basePipelineId_ = id; }
+  // VK_KHR_pipeline_executable_properties: one executable per stage with the statistics and representations its
+  // capture flags ask for, computed with the device's machine model on the first query and kept
+  // (statistics/pipeline_executables.cpp). Statistics cost nothing for pipelines nobody asks about.
+  std::span<const statistics::ExecutableInfo> Executables(const MachineModel& model) const;
+
+ private:
+  VkPipelineBindPoint bindPoint_;
+  VkPipelineCreateFlags flags_;
+  PipelineLayout* layout_;  // referenced
+  std::vector<PipelineStage> stages_;
+  GraphicsState graphics_;
+  uint64_t basePipelineId_ = 0;
+  mutable std::once_flag executablesBuilt_;
+  mutable std::vector<statistics::ExecutableInfo> executables_;
+};
+
+// vkCreateComputePipelines / vkCreateGraphicsPipelines: one call creates every element it can (see
+// pipeline_batch.h). `cache` may be VK_NULL_HANDLE.
+VkResult CreateComputePipelines(Device& device, VkPipelineCache cache, uint32_t count,
+                                const VkComputePipelineCreateInfo* infos, const VkAllocationCallbacks* allocator,
+                                VkPipeline* pipelines);
+VkResult CreateGraphicsPipelines(Device& device, VkPipelineCache cache, uint32_t count,
+                                 const VkGraphicsPipelineCreateInfo* infos, const VkAllocationCallbacks* allocator,
+                                 VkPipeline* pipelines);
+
+}  // namespace crashtest

@@ -1,0 +1,272 @@
+// Behavioural tests of the statistics on the purpose-built shader families (tests/shaders/stats): within a family
+// only one property of the shader varies, and the statistic that measures it must respond the way a real
+// compiler's would.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "statistics/representations.h"
+#include "statistics/statistic_table.h"
+#include "statistics_fixture.h"
+#include "test_shaders.h"
+
+namespace crashtest::test {
+namespace {
+
+using statistics::ShaderStatistics;
+
+const char* const kPressure[] = {"stats_pressure_04.comp.spv", "stats_pressure_16.comp.spv",
+                                 "stats_pressure_32.comp.spv", "stats_pressure_64.comp.spv",
+                                 "stats_pressure_96.comp.spv", "stats_pressure_160.comp.spv"};
+const uint32_t kPressureValues[] = {4, 16, 32, 64, 96, 160};
+
+TEST(RegisterPressure, MoreLiveValuesNeedMoreRegisters) {
+  for (const char* device : {"amd-rdna2", "mali-g78", "default"}) {
+    uint64_t previousDemand = 0, previousAllocated = 0;
+    for (size_t i = 0; i < std::size(kPressure); ++i) {
+      ShaderStatistics s = StatsOf(kPressure[i], device);
+      SCOPED_TRACE(std::string(device) + " " + kPressure[i]);
+      // N loaded values are live at once (the family's promise), so demand is at least N and grows with N.
+      EXPECT_GE(s.registerDemand, kPressureValues[i]);
+      EXPECT_GT(s.registerDemand, previousDemand);
+      EXPECT_GE(s.registersAllocated, previousAllocated);
+      EXPECT_EQ(s.registersAllocated % BuiltinModel(device).allocationGranule, 0u);
+      EXPECT_LE(s.registersAllocated, (s.registerBudget + BuiltinModel(device).allocationGranule - 1) /
+                                          BuiltinModel(device).allocationGranule *
+                                          BuiltinModel(device).allocationGranule);
+      previousDemand = s.registerDemand;
+      previousAllocated = s.registersAllocated;
+    }
+    EXPECT_GT(StatsOf(kPressure[5], device).registersAllocated, StatsOf(kPressure[0], device).registersAllocated);
+  }
+}
+
+TEST(RegisterPressure, CrossingTheBudgetSpillsAndLowersOccupancy) {
+  // mali-g78: 64 registers per invocation. pressure_16 (about 35 live components) fits; pressure_96 and
+  // pressure_160 (each loaded value and its address live together) do not.
+  const MachineModel& mali = BuiltinModel("mali-g78");
+  ASSERT_EQ(mali.registerBudget, 64u);
+  ShaderStatistics fits = StatsOf("stats_pressure_04.comp.spv", "mali-g78");
+  ShaderStatistics mid = StatsOf("stats_pressure_16.comp.spv", "mali-g78");
+  ShaderStatistics over = StatsOf("stats_pressure_96.comp.spv", "mali-g78");
+  ShaderStatistics far = StatsOf("stats_pressure_160.comp.spv", "mali-g78");
+  for (const ShaderStatistics* s : {&fits, &mid}) {
+    EXPECT_LE(s->registerDemand, 64u);
+    EXPECT_FALSE(s->budgetExceeded);
+    EXPECT_EQ(s->spills, 0u);
+    EXPECT_EQ(s->fills, 0u);
+    EXPECT_EQ(s->scratchBytes, 0u);
+  }
+  for (const ShaderStatistics* s : {&over, &far}) {
+    EXPECT_TRUE(s->budgetExceeded);
+    EXPECT_GT(s->spills, 0u);
+    EXPECT_GT(s->fills, 0u);
+    EXPECT_GE(s->scratchBytes, s->spills * 4);
+    EXPECT_EQ(s->registersAllocated, 64u);  // capped at the budget: the rest lives in scratch
+  }
+  // Deeper over the budget: more values spilled.
+  EXPECT_GT(far.spills, over.spills);
+  // Occupancy: 2048 registers per lane / 64 = 32 subgroups, against 64 for a shader that needs 32 or fewer.
+  EXPECT_EQ(fits.subgroupsPerCore, 64u);
+  EXPECT_LT(over.subgroupsPerCore, fits.subgroupsPerCore);
+  EXPECT_EQ(over.occupancyLimit, statistics::OccupancyLimit::Registers);
+  // The same model with a budget that fits: no spills, and the spills' memory round trips leave the estimate.
+  MachineModel roomy = mali;
+  roomy.registerBudget = 256;
+  pipeline::CompiledShader compiled = CompileCorpus("stats_pressure_96.comp.spv");
+  ShaderStatistics noSpill = statistics::ComputeStatistics(compiled, roomy, VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_EQ(noSpill.spills, 0u);
+  EXPECT_EQ(noSpill.scratchBytes, 0u);
+  EXPECT_EQ(noSpill.instructions, over.instructions);
+  EXPECT_EQ(over.estimatedCycles - noSpill.estimatedCycles, (over.spills + over.fills) * mali.latency.memory);
+  EXPECT_GT(noSpill.registersAllocated, over.registersAllocated);
+}
+
+TEST(RegisterPressure, SpillsStayOutOfLoopsWherePossible) {
+  // spill_loop: 96 values loaded before a loop, used only after it; the loop itself needs few registers. On the
+  // 64-register mali-g78 they are spilled at their definitions before the loop and reloaded after it.
+  ShaderStatistics s = StatsOf("stats_spill_loop.comp.spv", "mali-g78");
+  ASSERT_EQ(s.loops, 1u);
+  EXPECT_TRUE(s.budgetExceeded);
+  EXPECT_GT(s.spills, 0u);
+  EXPECT_GT(s.fills, 0u);
+  EXPECT_EQ(s.spilling.spillsInLoops, 0u);
+  EXPECT_EQ(s.spilling.fillsInLoops, 0u);
+  // So the loop's trip count does not multiply any spill cost: the cycles exceed the spill-free model's by
+  // exactly one memory round trip per spill and fill.
+  MachineModel roomy = BuiltinModel("mali-g78");
+  roomy.registerBudget = 256;
+  ShaderStatistics free = statistics::ComputeStatistics(CompileCorpus("stats_spill_loop.comp.spv"), roomy,
+                                                        VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_EQ(s.estimatedCycles - free.estimatedCycles,
+            (s.spills + s.fills) * BuiltinModel("mali-g78").latency.memory);
+  // Values used inside a loop cannot avoid it: compare_after's 256 accumulators live across and in its k loop.
+  ShaderStatistics tile = StatsOf("stats_compare_after.comp.spv", "mali-g78");
+  EXPECT_GT(tile.spilling.fillsInLoops, 0u);
+  EXPECT_EQ(StatsOf("stats_compare_before.comp.spv", "mali-g78").spills, 0u);
+}
+
+TEST(SharedMemory, EqualsTheDeclaredWorkgroupArrays) {
+  EXPECT_EQ(StatsOf("stats_shared_1k.comp.spv", "default").workgroupMemoryBytes, 1024u);
+  EXPECT_EQ(StatsOf("stats_shared_4k.comp.spv", "default").workgroupMemoryBytes, 4096u);
+  EXPECT_EQ(StatsOf("stats_shared_16k.comp.spv", "default").workgroupMemoryBytes, 16384u);
+  // Nested arrays: matmul_tiled declares two float[16][17] tiles (padded against bank conflicts), 1088 bytes each.
+  EXPECT_EQ(StatsOf("matmul_tiled.comp.spv", "default").workgroupMemoryBytes, 2u * 16u * 17u * 4u);
+  EXPECT_EQ(StatsOf("shared_transpose.comp.spv", "default").workgroupMemoryBytes, 32u * 33u * 4u);
+  EXPECT_EQ(StatsOf("stats_loop_none.comp.spv", "default").workgroupMemoryBytes, 0u);
+}
+
+TEST(SharedMemory, LimitsOccupancy) {
+  // mali-g78 has 32 KiB of workgroup memory per core: two 16 KiB workgroups of 256 invocations, 16 subgroups of
+  // 16 each, so 32 subgroups; 1 KiB workgroups are limited by the hardware cap instead.
+  ShaderStatistics big = StatsOf("stats_shared_16k.comp.spv", "mali-g78");
+  EXPECT_EQ(big.workgroupInvocations, 256u);
+  EXPECT_EQ(big.occupancyLimit, statistics::OccupancyLimit::SharedMemory);
+  EXPECT_EQ(big.subgroupsPerCore, 32768u / 16384u * (256u / 16u));
+  ShaderStatistics small = StatsOf("stats_shared_1k.comp.spv", "mali-g78");
+  EXPECT_GT(small.subgroupsPerCore, big.subgroupsPerCore);
+}
+
+TEST(Loops, TripCountMultipliesTheCycleEstimate) {
+  for (const char* device : {"amd-rdna2", "mali-g78"}) {
+    SCOPED_TRACE(device);
+    ShaderStatistics none = StatsOf("stats_loop_none.comp.spv", device);
+    ShaderStatistics eight = StatsOf("stats_loop_8.comp.spv", device);
+    ShaderStatistics sixtyFour = StatsOf("stats_loop_64.comp.spv", device);
+    EXPECT_EQ(none.loops, 0u);
+    EXPECT_EQ(eight.loops, 1u);
+    EXPECT_EQ(sixtyFour.loops, 1u);
+    // The same code (only the bound differs): same instruction count, cycles scale with the trip count.
+    EXPECT_EQ(eight.instructions, sixtyFour.instructions);
+    ASSERT_GT(sixtyFour.estimatedCycles, eight.estimatedCycles);
+    uint64_t perIteration = (sixtyFour.estimatedCycles - eight.estimatedCycles) / 56;
+    EXPECT_EQ((sixtyFour.estimatedCycles - eight.estimatedCycles) % 56, 0u);
+    EXPECT_GT(perIteration, 0u);
+    // Eight runs of the loop body cost more than seven extra bodies over the loop-free shader.
+    EXPECT_GT(eight.estimatedCycles, none.estimatedCycles + 7 * perIteration / 2);
+    EXPECT_GT(sixtyFour.estimatedCycles, eight.estimatedCycles + 50 * perIteration);
+  }
+}
+
+TEST(Devices, MobileAndDesktopModelsDiffer) {
+  for (const char* file : {"stats_pressure_96.comp.spv", "matmul_tiled.comp.spv", "stats_loop_8.comp.spv"}) {
+    SCOPED_TRACE(file);
+    ShaderStatistics mali = StatsOf(file, "mali-g78");
+    ShaderStatistics amd = StatsOf(file, "amd-rdna2");
+    // The IR is the same: instruction counts, demand and code size do not depend on the device.
+    EXPECT_EQ(mali.instructions, amd.instructions);
+    EXPECT_EQ(mali.registerDemand, amd.registerDemand);
+    EXPECT_EQ(mali.codeSizeBytes, amd.codeSizeBytes);
+    // What the models decide differs: subgroup size, allocation granule, latencies, hash.
+    EXPECT_EQ(mali.subgroupSize, 16u);
+    EXPECT_EQ(amd.subgroupSize, 64u);
+    EXPECT_NE(mali.estimatedCycles, amd.estimatedCycles);
+    EXPECT_NE(mali.hash, amd.hash);
+    EXPECT_EQ(mali.registersAllocated % 32, 0u);
+    EXPECT_EQ(amd.registersAllocated % 16, 0u);
+  }
+  EXPECT_GT(StatsOf("stats_pressure_96.comp.spv", "mali-g78").spills, 0u);
+  EXPECT_EQ(StatsOf("stats_pressure_96.comp.spv", "amd-rdna2").spills, 0u);
+}
+
+void ExpectSameStatistics(const ShaderStatistics& a, const ShaderStatistics& b) {
+  auto la = statistics::ListStatistics(a);
+  auto lb = statistics::ListStatistics(b);
+  ASSERT_EQ(la.size(), lb.size());
+  for (size_t i = 0; i < la.size(); ++i) {
+    EXPECT_EQ(la[i].descriptor, lb[i].descriptor);
+    EXPECT_EQ(la[i].value.u64, lb[i].value.u64) << la[i].descriptor->name;
+  }
+}
+
+TEST(Determinism, IdenticalSpirvGivesIdenticalStatistics) {
+  ASSERT_EQ(CorpusWords("stats_identical_a.comp.spv"), CorpusWords("stats_identical_b.comp.spv"));
+  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu"}) {
+    SCOPED_TRACE(device);
+    pipeline::CompiledShader a = CompileCorpus("stats_identical_a.comp.spv");
+    pipeline::CompiledShader b = CompileCorpus("stats_identical_b.comp.spv");
+    ShaderStatistics sa = statistics::ComputeStatistics(a, BuiltinModel(device), VK_SHADER_STAGE_COMPUTE_BIT);
+    ShaderStatistics sb = statistics::ComputeStatistics(b, BuiltinModel(device), VK_SHADER_STAGE_COMPUTE_BIT);
+    ExpectSameStatistics(sa, sb);
+    EXPECT_EQ(statistics::AnnotatedIrListing(a, BuiltinModel(device), sa),
+              statistics::AnnotatedIrListing(b, BuiltinModel(device), sb));
+    EXPECT_EQ(statistics::DisassembleSpirv(a.optimizedSpirv), statistics::DisassembleSpirv(b.optimizedSpirv));
+  }
+  // Spilling shaders too: the simulation is deterministic.
+  ExpectSameStatistics(StatsOf("stats_compare_after.comp.spv", "mali-g78"),
+                       StatsOf("stats_compare_after.comp.spv", "mali-g78"));
+}
+
+TEST(Determinism, DifferentShadersHashDifferently) {
+  EXPECT_NE(StatsOf("stats_loop_8.comp.spv", "default").hash, StatsOf("stats_loop_64.comp.spv", "default").hash);
+}
+
+class CorpusStatistics : public ::testing::TestWithParam<CorpusShader> {};
+
+TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
+  const CorpusShader& shader = GetParam();
+  VkShaderStageFlagBits stage = StageBit(shader.stage);
+  pipeline::CompiledShader compiled = CompileCorpus(shader.file, stage);
+  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu"}) {
+    SCOPED_TRACE(device);
+    const MachineModel& model = BuiltinModel(device);
+    ShaderStatistics s = statistics::ComputeStatistics(compiled, model, stage);
+    uint64_t sum = 0;
+    for (uint64_t n : s.instructionsByClass) sum += n;
+    EXPECT_EQ(sum, s.instructions);
+    EXPECT_EQ(s.instructions, compiled.module.InstructionCount());
+    EXPECT_EQ(s.codeSizeBytes, compiled.module.EncodedSizeBytes());
+    EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
+    EXPECT_EQ(s.budgetExceeded, s.registerDemand > model.registerBudget);
+    EXPECT_EQ(s.spills > 0, s.budgetExceeded);
+    if (s.spills == 0) {
+      EXPECT_EQ(s.fills, 0u);
+    }
+    EXPECT_GT(s.registersAllocated, 0u);
+    EXPECT_EQ(s.registersAllocated % model.allocationGranule, 0u);
+    EXPECT_GT(s.subgroupsPerCore, 0u);
+    EXPECT_LE(s.subgroupsPerCore, model.maxSubgroupsPerCore);
+    EXPECT_GT(s.estimatedCycles, 0u);
+    EXPECT_EQ(s.loops, compiled.loops.loops().size());
+
+    // The statistics as the extension lists them: names unique and non-empty, descriptions fit, BOOL32 is 0/1.
+    std::set<std::string_view> names;
+    for (const statistics::StatisticValue& v : statistics::ListStatistics(s)) {
+      EXPECT_TRUE(names.insert(v.descriptor->name).second) << v.descriptor->name;
+      EXPECT_FALSE(v.descriptor->description.empty());
+      EXPECT_LT(v.descriptor->description.size(), size_t{VK_MAX_DESCRIPTION_SIZE});
+      if (v.descriptor->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) {
+        EXPECT_TRUE(v.value.b32 == VK_TRUE || v.value.b32 == VK_FALSE);
+      }
+    }
+    EXPECT_EQ(names.contains("Workgroup memory size"), stage == VK_SHADER_STAGE_COMPUTE_BIT);
+  }
+}
+
+std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) {
+  std::string name = info.param.file.substr(0, info.param.file.size() - 4);
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusStatistics, ::testing::ValuesIn(ReadCorpus()), ShaderName);
+
+TEST(Representations, ExplainTheNumbers) {
+  pipeline::CompiledShader compiled = CompileCorpus("stats_pressure_96.comp.spv");
+  const MachineModel& mali = BuiltinModel("mali-g78");
+  ShaderStatistics s = statistics::ComputeStatistics(compiled, mali, VK_SHADER_STAGE_COMPUTE_BIT);
+  std::string listing = statistics::AnnotatedIrListing(compiled, mali, s);
+  EXPECT_NE(listing.find("; register demand " + std::to_string(s.registerDemand)), std::string::npos);
+  EXPECT_NE(listing.find("budget 64"), std::string::npos);
+  EXPECT_NE(listing.find("spill %"), std::string::npos);
+  EXPECT_NE(listing.find("fill  %"), std::string::npos);
+  EXPECT_NE(listing.find("; live "), std::string::npos);
+  EXPECT_NE(listing.find("limited by registers"), std::string::npos);
+  std::string spirv = statistics::DisassembleSpirv(compiled.optimizedSpirv);
+  EXPECT_NE(spirv.find("OpEntryPoint GLCompute"), std::string::npos);
+  EXPECT_NE(statistics::DisassembleSpirv({}).find("disassembly failed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace crashtest::test

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `crashtest stats`: output, JSON, devices, errors and the --compare exit status CI gates on.
+
+Usage: test_stats_cli.py CRASHTEST_EXE SHADER_CORPUS_DIR BUILTIN_DEVICES_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+EXE = SHADERS = DEVICES = ""
+
+
+def run(*args):
+    env = {k: v for k, v in os.environ.items() if k != "CRASHTEST_CONFIG"}
+    return subprocess.run([EXE, "stats", *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def shader(name):
+    return os.path.join(SHADERS, name)
+
+
+def stats_json(*args):
+    r = run(*args, "--json")
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return json.loads(r.stdout)
+
+
+class Help(unittest.TestCase):
+    def test_help_answers(self):
+        for args in (["stats", "--help"], ["help", "stats"]):
+            r = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0)
+            for word in ("--device NAME|PROFILE", "--stage STAGE", "--entry NAME", "--json", "--compare",
+                         "--fail-on LIST", "Exit codes", "regression", "spills,fills,scratchSize,registers"):
+                self.assertIn(word, r.stdout, args)
+
+    def test_listed_in_the_overview(self):
+        r = subprocess.run([EXE, "--help"], capture_output=True, text=True, timeout=60)
+        self.assertIn("\n  stats ", r.stdout)
+
+
+class Single(unittest.TestCase):
+    def test_text_names_every_statistic(self):
+        r = run(shader("stats_pressure_96.comp.spv"), "--device", "mali-g78")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('compute shader "main" on Mali-G78', r.stdout)
+        for name in ("Instructions", "ALU instructions", "Register demand", "Registers", "Spills", "Fills",
+                     "Scratch size", "Workgroup memory size", "Subgroups per core", "Estimated cycles",
+                     "Code size", "Shader hash"):
+            self.assertIn("\n  " + name + " ", r.stdout)
+        self.assertIn("Register budget exceeded          yes", r.stdout)
+        self.assertIn("(limited by registers)", r.stdout)
+
+    def test_json_matches_text(self):
+        d = stats_json(shader("saxpy.comp.spv"), "--device", "amd-rdna2")
+        self.assertEqual(d["stage"], "compute")
+        self.assertEqual(d["entryPoint"], "main")
+        self.assertEqual(d["subgroupSize"], 64)
+        self.assertEqual(d["deviceSource"], "builtin:amd-rdna2")
+        s = d["statistics"]
+        self.assertRegex(s["hash"], r"^0x[0-9a-f]{16}$")
+        self.assertIs(s["registerBudgetExceeded"], False)
+        self.assertEqual(s["registers"] % 16, 0)
+        text = run(shader("saxpy.comp.spv"), "--device", "amd-rdna2").stdout
+        self.assertIn("  Instructions" + " " * (34 - len("Instructions")) + str(s["instructions"]) + "\n", text)
+
+    def test_device_by_name_prefix_and_profile_file_agree(self):
+        by_name = stats_json(shader("reduce.comp.spv"), "--device", "mali-g78")["statistics"]
+        by_prefix = stats_json(shader("reduce.comp.spv"), "--device", "builtin:mali-g78")["statistics"]
+        by_file = stats_json(shader("reduce.comp.spv"), "--device", os.path.join(DEVICES, "mali-g78.json"))
+        self.assertEqual(by_name, by_prefix)
+        self.assertEqual(by_name, by_file["statistics"])
+        self.assertTrue(by_file["deviceSource"].endswith("mali-g78.json"))
+
+    def test_default_device(self):
+        d = stats_json(shader("saxpy.comp.spv"))
+        self.assertEqual(d["deviceSource"], "builtin:default")
+
+    def test_devices_differ_where_models_differ(self):
+        mali = stats_json(shader("stats_pressure_96.comp.spv"), "--device", "mali-g78")["statistics"]
+        amd = stats_json(shader("stats_pressure_96.comp.spv"), "--device", "amd-rdna2")["statistics"]
+        self.assertEqual(mali["instructions"], amd["instructions"])
+        self.assertGreater(mali["spills"], 0)
+        self.assertEqual(amd["spills"], 0)
+        self.assertNotEqual(mali["hash"], amd["hash"])
+
+    def test_identical_spirv_identical_output(self):
+        a = stats_json(shader("stats_identical_a.comp.spv"))
+        b = stats_json(shader("stats_identical_b.comp.spv"))
+        self.assertEqual(a["statistics"], b["statistics"])
+
+    def test_stage_from_the_entry_point_and_graphics_stages(self):
+        d = stats_json(shader("phong.frag.spv"))
+        self.assertEqual(d["stage"], "fragment")
+        self.assertNotIn("workgroupMemorySize", d["statistics"])
+        self.assertEqual(stats_json(shader("skinning.vert.spv"), "--stage", "vert")["stage"], "vertex")
+
+    def test_ir_listing_explains_the_numbers(self):
+        r = run(shader("stats_pressure_96.comp.spv"), "--device", "mali-g78", "--ir")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("; register demand", r.stdout)
+        self.assertIn("; live ", r.stdout)
+        self.assertIn("spill %", r.stdout)
+
+
+class Errors(unittest.TestCase):
+    def test_missing_and_bad_files(self):
+        r = run(shader("no-such-shader.spv"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no-such-shader.spv: cannot open", r.stderr)
+        with tempfile.NamedTemporaryFile(suffix=".spv") as f:
+            f.write(b"not spir-v at all, just text....")
+            f.flush()
+            r = run(f.name)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("not a SPIR-V binary", r.stderr)
+
+    def test_unknown_device_names_the_choices(self):
+        r = run(shader("saxpy.comp.spv"), "--device", "mali-g87")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("mali-g87", r.stderr)
+        self.assertIn("mali-g78", r.stderr)
+
+    def test_wrong_entry_point_and_stage(self):
+        r = run(shader("saxpy.comp.spv"), "--entry", "mian")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no entry point named "mian" (the module has "main")', r.stderr)
+        r = run(shader("phong.frag.spv"), "--stage", "comp")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("phong.frag.spv", r.stderr)
+        r = run(shader("phong.frag.spv"), "--stage", "pixel")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown stage 'pixel'", r.stderr)
+
+    def test_argument_counts(self):
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run(shader("saxpy.comp.spv"), shader("reduce.comp.spv")).returncode, 2)
+        r = run("--compare", shader("saxpy.comp.spv"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--compare takes two files", r.stderr)
+        r = run("--fail-on", "spills", shader("saxpy.comp.spv"))
+        self.assertEqual(r.returncode, 2)
+
+
+class Compare(unittest.TestCase):
+    BEFORE = "stats_compare_before.comp.spv"
+    AFTER = "stats_compare_after.comp.spv"
+
+    def test_regression_fails(self):
+        r = run("--compare", shader(self.BEFORE), shader(self.AFTER))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("REGRESSION", r.stdout)
+        self.assertRegex(r.stdout, r"\d+ regressions?: .*spills")
+        self.assertRegex(r.stdout, r"\n  Spills +0 +\d+ +\+\d+")
+
+    def test_improvement_passes(self):
+        r = run("--compare", shader(self.AFTER), shader(self.BEFORE))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("no regression", r.stdout)
+
+    def test_identical_passes_with_zero_deltas(self):
+        r = run("--compare", shader("stats_identical_a.comp.spv"), shader("stats_identical_b.comp.spv"),
+                "--json", "--fail-on", "all")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        d = json.loads(r.stdout)
+        self.assertEqual(d["regressions"], [])
+        self.assertTrue(all(v == 0 for v in d["deltas"].values()))
+
+    def test_json_lists_deltas_and_regressions(self):
+        r = run("--compare", shader(self.BEFORE), shader(self.AFTER), "--json", "--device", "mali-g78")
+        self.assertEqual(r.returncode, 1)
+        d = json.loads(r.stdout)
+        self.assertIn("spills", d["regressions"])
+        before, after = d["before"]["statistics"], d["after"]["statistics"]
+        self.assertEqual(d["deltas"]["spills"], after["spills"] - before["spills"])
+        self.assertEqual(d["gated"], ["spills", "fills", "scratchSize", "registers", "subgroupsPerCore"])
+
+    def test_fail_on_chooses_the_gate(self):
+        args = ["--compare", shader(self.BEFORE), shader(self.AFTER)]
+        self.assertEqual(run(*args, "--fail-on", "none").returncode, 0)
+        self.assertEqual(run(*args, "--fail-on", "instructions").returncode, 1)
+        # Loop trip count only: same instruction count, more cycles.
+        loops = ["--compare", shader("stats_loop_8.comp.spv"), shader("stats_loop_64.comp.spv")]
+        self.assertEqual(run(*loops, "--fail-on", "instructions").returncode, 0)
+        self.assertEqual(run(*loops, "--fail-on", "estimatedCycles").returncode, 1)
+        r = run(*args, "--fail-on", "spils")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("did you mean 'spills'", r.stderr)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    EXE, SHADERS, DEVICES = sys.argv[1:4]
+    unittest.main(argv=[sys.argv[0], "-v"])
