@@ -1,16 +1,18 @@
 // What the queues of one device share: the lock and condition variable every synchronisation primitive of the
 // device (fences, semaphores, events, query availability, queue progress) changes state under, and the debug
 // names of its objects. One per device, owned jointly by its queues (every device has at least one queue), so a
-// host wait on several fences or semaphores of the device — any or all — is one condition-variable wait, with no
-// busy waiting and no process-wide lock.
+// host wait on several fences or semaphores of the device — any or all — is one condition-variable wait (after a
+// bounded spin, common/spin_wait.h), with no process-wide lock.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 
+#include "common/spin_wait.h"
 #include "queue/object_names.h"
 
 namespace crashtest {
@@ -25,6 +27,7 @@ class DeviceExecution {
     {
       std::lock_guard lock(mutex_);
       change();
+      generation_.fetch_add(1, std::memory_order_release);
     }
     changed_.notify_all();
   }
@@ -45,10 +48,23 @@ class DeviceExecution {
     };
     // Deadlines past a century are "forever": steady_clock arithmetic would overflow.
     constexpr uint64_t kForever = 100ull * 365 * 24 * 3600 * 1000000000ull;
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + std::chrono::nanoseconds(std::min(timeoutNs, kForever));
+    // Spin first (common/spin_wait.h): re-check whenever a Publish happened, without the lock in between.
+    const auto spinDeadline = std::min(deadline, start + kSpinBeforeSleep);
+    for (;;) {
+      const uint64_t seen = generation_.load(std::memory_order_acquire);
+      lock.unlock();
+      const bool changed = SpinUntil(
+          spinDeadline, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      lock.lock();
+      if (!changed) break;
+      if (done()) return ok;
+    }
     if (timeoutNs >= kForever)
       changed_.wait(lock, done);
     else
-      changed_.wait_until(lock, std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeoutNs), done);
+      changed_.wait_until(lock, deadline, done);
     return ok;
   }
 
@@ -69,6 +85,7 @@ class DeviceExecution {
  private:
   std::mutex mutex_;
   std::condition_variable changed_;
+  std::atomic<uint64_t> generation_{0};  // counts Publish calls, for waiters that spin before sleeping
   bool stopping_ = false;
   std::atomic<bool> lost_{false};
   ObjectNames names_;

@@ -4,6 +4,7 @@
 
 #include "command/command_buffer.h"
 #include "common/log.h"
+#include "common/spin_wait.h"
 #include "common/result.h"
 #include "device/device.h"
 #include "fault/fault_engine.h"
@@ -57,10 +58,20 @@ void QueueWorker::Run() {
     Submission submission;
     {
       std::unique_lock lock(mutex_);
+      if (pending_.empty() && !stop_) {
+        // Spin briefly for the next submission before sleeping (common/spin_wait.h): an app that submits and
+        // waits in a loop then never pays a wake-up.
+        const uint64_t taken = taken_;
+        lock.unlock();
+        SpinUntil(std::chrono::steady_clock::now() + kSpinBeforeSleep,
+                  [&] { return submitted_.load(std::memory_order_acquire) != taken; });
+        lock.lock();
+      }
       wake_.wait(lock, [this] { return stop_ || !pending_.empty(); });
       if (pending_.empty()) return;  // stopping with nothing left
       submission = std::move(pending_.front());
       pending_.pop_front();
+      ++taken_;
     }
     Process(submission);
   }

@@ -43,6 +43,7 @@ class QueueWorker {
   std::thread thread_;
   uint64_t nextSerial_ = 1;
   std::atomic<uint64_t> submitted_{0};
+  uint64_t taken_ = 0;  // submissions the worker has taken from pending_ (worker thread only, under mutex_)
   std::atomic<uint64_t> completed_{0};
 };
 
