@@ -2,6 +2,7 @@
 // ~250 KB llvmpipe export) and intersecting it with the driver, and loading a built-in device (first read and the
 // cached copy later instances get). Links crashtest's core library directly, unlike the loader-level suites.
 #include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,39 @@ void BM_ReadLargeProfile(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_ReadLargeProfile)->Unit(benchmark::kMillisecond);
+
+// The floor under BM_ReadLargeProfile: nlohmann's parser alone over the same text, with a SAX handler that keeps
+// nothing. Everything BM_ReadLargeProfile adds on top of this is crashtest's own work.
+struct DiscardingSax {
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(nlohmann::json::number_integer_t) { return true; }
+  bool number_unsigned(nlohmann::json::number_unsigned_t) { return true; }
+  bool number_float(nlohmann::json::number_float_t, const std::string&) { return true; }
+  bool string(std::string&) { return true; }
+  bool binary(nlohmann::json::binary_t&) { return true; }
+  bool start_object(std::size_t) { return true; }
+  bool key(std::string&) { return true; }
+  bool end_object() { return true; }
+  bool start_array(std::size_t) { return true; }
+  bool end_array() { return true; }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception&) { return false; }
+};
+
+void BM_ParseLargeProfileJsonOnly(benchmark::State& state) {
+  const std::string text = ReadFile(CRASHTEST_BENCH_LLVMPIPE_PROFILE);
+  if (text.empty()) {
+    state.SkipWithError("unsupported: llvmpipe profile not found");
+    return;
+  }
+  for (auto _ : state) {
+    DiscardingSax sax;
+    benchmark::DoNotOptimize(nlohmann::json::sax_parse(text.begin(), text.end(), &sax));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ParseLargeProfileJsonOnly)->Unit(benchmark::kMillisecond);
 
 void BM_ReadBuiltinDefaultUncached(benchmark::State& state) {
   for (auto _ : state) {

@@ -108,7 +108,9 @@ const P* PayloadOf(const T* record) {
   return reinterpret_cast<const P*>(reinterpret_cast<const std::byte*>(record) + AlignRecord(sizeof(T)));
 }
 
-// Visits every record of a stream in recording order: visit(const CommandHeader&, const void* record).
+// Visits every record of a stream in recording order: visit(const CommandHeader&, const void* record). A visitor
+// returning bool stops the walk by returning false, and then nothing of the stream is read again (the queue's
+// executor relies on it: once the device is lost the application may free the command buffer at once).
 template <typename Visit>
 void ForEachRecord(const CommandArena& arena, Visit&& visit) {
   for (const CommandChunk* chunk = arena.firstChunk(); chunk != nullptr; chunk = chunk->next) {
@@ -116,8 +118,13 @@ void ForEachRecord(const CommandArena& arena, Visit&& visit) {
     const std::byte* end = p + chunk->used;
     while (p < end) {
       const auto* header = reinterpret_cast<const CommandHeader*>(p);
-      visit(*header, static_cast<const void*>(header + 1));
-      p += header->size;
+      const uint32_t size = header->size;
+      if constexpr (std::is_same_v<decltype(visit(*header, static_cast<const void*>(header + 1))), bool>) {
+        if (!visit(*header, static_cast<const void*>(header + 1))) return;
+      } else {
+        visit(*header, static_cast<const void*>(header + 1));
+      }
+      p += size;
     }
   }
 }

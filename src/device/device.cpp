@@ -181,6 +181,7 @@ void Device::CreateFaultEngine(const VkDeviceCreateInfo& createInfo) {
   FaultEngine::Setup setup;
   const Instance& instance = physicalDevice_.instance();
   setup.faults = instance.faultPlan().ForDevice(physicalDevice_.index());
+  setup.capacity = physicalDevice_.description().maxDeviceFaultCount;
   // VkPhysicalDeviceFaultFeaturesKHR is not in the 1.3.239 registry, so the generic feature code skips it: read
   // it here (and deviceFaultVendorBinary of the EXT struct, which VK_EXT_device_fault uses alone).
   ForEachInChain(createInfo.pNext, [&](const VkBaseInStructure* s) {
@@ -205,8 +206,12 @@ void Device::CreateFaultEngine(const VkDeviceCreateInfo& createInfo) {
   setup.identity.engineVersion = instance.engineVersion();
   setup.identity.apiVersion = instance.requestedApiVersion();
   // Every waiter of the device (fences, semaphores, events, queries, idle waits) wakes and sees the loss.
-  setup.onLost = [this] {
-    if (!queues_.empty()) ExecutionOf(*this).MarkLost();
+  setup.onLost = [this](const std::function<void()>& publish) {
+    if (queues_.empty()) {
+      publish();
+    } else {
+      ExecutionOf(*this).MarkLost(publish);
+    }
   };
   faults_ = std::make_unique<FaultEngine>(std::move(setup));
 }

@@ -74,6 +74,9 @@ struct DroppedCapability {
   std::string reason;  // e.g. "not implemented by crashtest 0.1.0"
 };
 
+// Default VkPhysicalDeviceFaultPropertiesKHR::maxDeviceFaultCount.
+inline constexpr uint32_t kDefaultMaxDeviceFaultCount = 1024;
+
 struct DeviceDescription {
   std::string source;  // "builtin:NAME" or the profile's path, for messages
   std::string profileName;  // the selected entry of the profile's "profiles" section, if any
@@ -91,6 +94,9 @@ struct DeviceDescription {
   std::map<VkFormat, FormatSupport> formats;  // formats absent here are unsupported
   MachineModel machine;
   TimestampModel timestamps;
+  // VkPhysicalDeviceFaultPropertiesKHR::maxDeviceFaultCount ("crashtest": {"deviceFault": ...}): the size of the
+  // fault report ring. VK_KHR_device_fault postdates the 1.3.239 registry, so profiles cannot carry it yet.
+  uint32_t maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
 
   std::vector<DroppedCapability> dropped;  // filled by the intersection with the driver, for `devices --verbose`
 

@@ -32,11 +32,11 @@ void FillChainFromBlobs(void* pNext, const std::map<VkStructureType, StructBlob>
 
 // VK_KHR_device_fault's structs are not in the 1.3.239 registry, so the profile's struct tables cannot hold
 // them: answered here with the fault engine's capabilities (it implements every feature).
-static void FillDeviceFaultProperties(void* pNext) {
-  ForEachInOutChain(pNext, [](VkBaseOutStructure* out) {
+static void FillDeviceFaultProperties(void* pNext, uint32_t maxDeviceFaultCount) {
+  ForEachInOutChain(pNext, [maxDeviceFaultCount](VkBaseOutStructure* out) {
     if (out->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_PROPERTIES_KHR) return;
     // maxDeviceFaultCount: "limittype max", required >= 1; the size of the report ring.
-    reinterpret_cast<VkPhysicalDeviceFaultPropertiesKHR*>(out)->maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
+    reinterpret_cast<VkPhysicalDeviceFaultPropertiesKHR*>(out)->maxDeviceFaultCount = maxDeviceFaultCount;
   });
 }
 
@@ -54,7 +54,7 @@ static void FillDeviceFaultFeatures(void* pNext) {
 void PhysicalDevice::GetProperties2(VkPhysicalDeviceProperties2& properties) const {
   properties.properties = description_.properties;
   FillChainFromBlobs(properties.pNext, description_.extendedProperties);
-  FillDeviceFaultProperties(properties.pNext);
+  FillDeviceFaultProperties(properties.pNext, description_.maxDeviceFaultCount);
 }
 
 void PhysicalDevice::GetFeatures2(VkPhysicalDeviceFeatures2& features) const {

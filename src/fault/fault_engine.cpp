@@ -28,14 +28,7 @@ FaultEngine::FaultEngine(Setup setup)
   for (PlannedFault& fault : setup.faults) {
     Armed armed;
     armed.rng = fault.when.seed;
-    switch (fault.when.kind) {
-      case FaultTriggerKind::Submit:
-      case FaultTriggerKind::Random: attention |= kSubmit; break;
-      case FaultTriggerKind::Allocation:
-      case FaultTriggerKind::AllocationSize: attention |= kAllocate; break;
-      case FaultTriggerKind::Label: attention |= kLabel; break;
-      case FaultTriggerKind::Time: break;
-    }
+    attention |= AttentionFor(fault.when);
     armed.fault = std::move(fault);
     armed_.push_back(std::move(armed));
   }
@@ -44,17 +37,25 @@ FaultEngine::FaultEngine(Setup setup)
 
 FaultEngine::~FaultEngine() { Shutdown(); }
 
+uint32_t FaultEngine::AttentionFor(const FaultTrigger& when) {
+  switch (when.kind) {
+    case FaultTriggerKind::Submit:
+    case FaultTriggerKind::Random: return kSubmit;
+    case FaultTriggerKind::Allocation:
+    case FaultTriggerKind::AllocationSize: return kAllocate;
+    // A label region opens on a queue (vkQueueBeginDebugUtilsLabelEXT) or inside a command buffer.
+    case FaultTriggerKind::Label: return kLabel | kCommand;
+    case FaultTriggerKind::Dispatch:
+    case FaultTriggerKind::Draw:
+      return kCommand | (!when.pipelineName.empty() || when.shaderHash ? kIdentity : 0);
+    case FaultTriggerKind::Time: return 0;
+  }
+  return 0;
+}
+
 void FaultEngine::Arm(PlannedFault fault) {
   std::lock_guard lock(mutex_);
-  uint32_t attention = 0;
-  switch (fault.when.kind) {
-    case FaultTriggerKind::Submit:
-    case FaultTriggerKind::Random: attention = kSubmit; break;
-    case FaultTriggerKind::Allocation:
-    case FaultTriggerKind::AllocationSize: attention = kAllocate; break;
-    case FaultTriggerKind::Label: attention = kLabel; break;
-    case FaultTriggerKind::Time: break;
-  }
+  const uint32_t attention = AttentionFor(fault.when);
   Armed armed;
   armed.rng = fault.when.seed;
   armed.fault = std::move(fault);
@@ -129,11 +130,6 @@ void FaultEngine::TimerLoop() {
       bool lostNow = false;
       Apply(armed.fault, context, &lostNow);
     }
-    if (lossPending_) {
-      lock.unlock();
-      FinishLoss();
-      lock.lock();
-    }
   }
 }
 
@@ -146,7 +142,8 @@ bool FaultEngine::Matches(Armed& armed) {
     ++armed.matches;
     const double u = static_cast<double>(SplitMix64(armed.rng) >> 11) * 0x1.0p-53;
     if (u >= when.probability) return false;
-  } else if (when.kind == FaultTriggerKind::Submit || when.kind == FaultTriggerKind::Allocation) {
+  } else if (when.kind == FaultTriggerKind::Submit || when.kind == FaultTriggerKind::Allocation ||
+             when.kind == FaultTriggerKind::Dispatch || when.kind == FaultTriggerKind::Draw) {
     ++armed.matches;
     if (armed.fault.repeat ? armed.matches % when.count != 0 : armed.matches != when.count) return false;
   }
@@ -161,7 +158,7 @@ VkResult FaultEngine::OnSubmit(uint32_t family, uint32_t index, uint32_t* hangFa
   bool lostNow = false;
   {
     std::lock_guard lock(mutex_);
-    if (lossPending_ || loss_) return VK_ERROR_DEVICE_LOST;
+    if (loss_) return VK_ERROR_DEVICE_LOST;
     for (size_t i = 0; i < armed_.size() && result == VK_SUCCESS && !lostNow; ++i) {
       Armed& armed = armed_[i];
       const FaultTrigger& when = armed.fault.when;
@@ -182,7 +179,6 @@ VkResult FaultEngine::OnSubmit(uint32_t family, uint32_t index, uint32_t* hangFa
       result = Apply(armed.fault, context, &lostNow);
     }
   }
-  if (lostNow) FinishLoss();
   return result;
 }
 
@@ -209,7 +205,6 @@ VkResult FaultEngine::OnAllocate(VkDeviceSize size) {
       result = Apply(armed.fault, context, &lostNow);
     }
   }
-  if (lostNow) FinishLoss();
   // vkAllocateMemory cannot return VK_ERROR_DEVICE_LOST: a loss fired here shows at the next call that can.
   return result == VK_ERROR_DEVICE_LOST ? VK_SUCCESS : result;
 }
@@ -227,7 +222,64 @@ void FaultEngine::OnLabel(const char* name) {
       Apply(armed.fault, context, &lostNow);
     }
   }
-  if (lostNow) FinishLoss();
+}
+
+void FaultEngine::OnCommand(const CommandEvent& event, std::vector<uint32_t>* fired, std::string* description) {
+  std::lock_guard lock(mutex_);
+  if (loss_) return;  // the submission is abandoned anyway
+  for (size_t i = 0; i < armed_.size(); ++i) {
+    Armed& armed = armed_[i];
+    const FaultTrigger& when = armed.fault.when;
+    if (when.kind != event.kind || armed.done) continue;
+    if (when.kind == FaultTriggerKind::Label) {
+      if (when.name != event.label) continue;
+      ++armed.matches;
+      if (!armed.fault.repeat) armed.done = true;
+      *description = "entering the label region \"" + when.name + "\" in a command buffer";
+    } else {
+      if (when.queue && (when.queue->family != event.family || when.queue->index != event.index)) continue;
+      if (!when.pipelineName.empty() && when.pipelineName != event.pipelineName) continue;
+      if (when.shaderHash && std::find(event.shaderHashes.begin(), event.shaderHashes.end(), *when.shaderHash) ==
+                                 event.shaderHashes.end())
+        continue;
+      if (!Matches(armed)) continue;
+      *description = std::string(FaultTriggerName(when.kind)) + " " + std::to_string(armed.matches);
+      if (!when.pipelineName.empty() || when.shaderHash) {
+        *description += " of pipeline \"" + std::string(event.pipelineName) + "\"";
+        if (when.shaderHash) {
+          char hash[32];
+          std::snprintf(hash, sizeof(hash), "0x%016" PRIx64, *when.shaderHash);
+          *description += std::string(" (shader hash ") + hash + ")";
+        }
+      }
+    }
+    fired->push_back(static_cast<uint32_t>(i + 1));
+  }
+}
+
+CommandFaultOutcome FaultEngine::FireAtCommand(uint32_t fault, const std::string& context) {
+  bool lostNow = false;
+  CommandFaultOutcome outcome = CommandFaultOutcome::Continue;
+  {
+    std::lock_guard lock(mutex_);
+    if (fault == 0 || fault > armed_.size() || loss_) return CommandFaultOutcome::Stop;
+    const PlannedFault& planned = armed_[fault - 1].fault;
+    if (planned.effect == FaultEffect::Hang) {
+      fired_.fetch_add(1, std::memory_order_relaxed);
+      CT_WARN("fault '%s' fired %s: the queue hangs; the watchdog loses the device after %u ms", planned.id.c_str(),
+              context.c_str(), planned.watchdogMs);
+      if (!stopping_) {
+        deadlines_.push_back({std::chrono::steady_clock::now() + std::chrono::milliseconds(planned.watchdogMs),
+                              fault - 1, true});
+        EnsureTimer();
+        timerWake_.notify_all();
+      }
+      return CommandFaultOutcome::Hang;
+    }
+    Apply(planned, context, &lostNow);
+    if (lostNow) outcome = CommandFaultOutcome::Stop;
+  }
+  return outcome;
 }
 
 void FaultEngine::BeginHang(uint32_t hangFault) {
@@ -248,7 +300,6 @@ VkResult FaultEngine::Inject(const PlannedFault& fault, const char* context) {
     if (loss_) return VK_ERROR_DEVICE_LOST;
     result = Apply(fault, context != nullptr ? context : "injected", &lostNow);
   }
-  if (lostNow) FinishLoss();
   return result;
 }
 
@@ -318,25 +369,24 @@ std::vector<FaultReport> FaultEngine::BuildReports(const PlannedFault& fault, co
 }
 
 void FaultEngine::RecordLoss(const PlannedFault& fault, std::vector<FaultReport> reports) {
-  if (loss_ || lossPending_) return;
+  if (loss_) return;
   auto snapshot = std::make_unique<LossSnapshot>();
   snapshot->faultIds.assign(reports.size(), fault.id);
   if (fault.report.binary) snapshot->vendorBinary = BuildVendorBinary(identity_, reports, snapshot->faultIds);
   snapshot->reports = reports;
-  reports_.Push(reports);
   loss_ = std::move(snapshot);
-  lossPending_ = true;
-  // Published before the waiters are woken: whoever sees kLost sees the snapshot.
-  attention_.fetch_or(kLost, std::memory_order_acq_rel);
-}
-
-void FaultEngine::FinishLoss() {
-  {
-    std::lock_guard lock(mutex_);
-    if (!lossPending_) return;
-    lossPending_ = false;
+  // The loss becomes visible everywhere in one critical section of the device's execution lock (queues, waiters,
+  // lost(), the reports), so a queue that checks under that lock that the device lives may still touch the
+  // application's objects. kLost before the reports: whoever sees a DEVICE_LOST report sees the snapshot.
+  auto publish = [&] {
+    attention_.fetch_or(kLost, std::memory_order_acq_rel);
+    reports_.Push(reports);
+  };
+  if (onLost_) {
+    onLost_(publish);
+  } else {
+    publish();
   }
-  if (onLost_) onLost_();
 }
 
 }  // namespace crashtest

@@ -20,10 +20,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "device/device_description.h"
 #include "fault/fault_plan.h"
 #include "fault/report_queue.h"
 
@@ -57,8 +60,25 @@ struct LossSnapshot {
   std::vector<std::byte> vendorBinary;   // empty when the fault asked for none
 };
 
-// Default VkPhysicalDeviceFaultPropertiesKHR::maxDeviceFaultCount.
-inline constexpr uint32_t kDefaultMaxDeviceFaultCount = 1024;
+// A dispatch, draw or command-buffer label region found in a submitted command buffer (queue/command_fault_scan).
+struct CommandEvent {
+  FaultTriggerKind kind = FaultTriggerKind::Dispatch;  // Dispatch, Draw or Label
+  uint32_t family = 0;                                 // the queue
+  uint32_t index = 0;
+  std::string_view label;  // Label: the region's name
+  // Dispatch, Draw: the bound pipeline's debug-utils name ("" if none) and its executables' "Shader hash"
+  // statistics; looked up only when WantsPipelineIdentity().
+  std::string_view pipelineName;
+  std::span<const uint64_t> shaderHashes;
+};
+
+// What the queue does when it reaches a command whose trigger fired.
+enum class CommandFaultOutcome {
+  Continue,  // masked (or nothing left to do): run the command and the rest
+  Stop,      // the device is lost: the rest of the submission is abandoned
+  Hang,      // the queue stops here; the watchdog loses the device later
+};
+
 
 class FaultEngine {
  public:
@@ -67,7 +87,9 @@ class FaultEngine {
     uint32_t capacity = kDefaultMaxDeviceFaultCount;
     FaultFeatures features;
     FaultIdentity identity;
-    std::function<void()> onLost;  // called once, after the loss is recorded (wakes the device's waiters)
+    // Called once when the device is lost, with the engine's lock held: marks the device's queues and waiters
+    // lost and, in the same critical section, calls `publish` (which makes the reports and lost() visible).
+    std::function<void(const std::function<void()>& publish)> onLost;
   };
 
   explicit FaultEngine(Setup setup);
@@ -86,6 +108,11 @@ class FaultEngine {
   bool WatchesSubmits() const { return (attention_.load(std::memory_order_relaxed) & (kLost | kSubmit)) != 0; }
   bool WatchesAllocations() const { return (attention_.load(std::memory_order_relaxed) & kAllocate) != 0; }
   bool WatchesLabels() const { return (attention_.load(std::memory_order_relaxed) & kLabel) != 0; }
+  // Some trigger fires at a command a queue executes (dispatch, draw, command-buffer label): submissions are
+  // scanned for them.
+  bool WatchesCommands() const { return (attention_.load(std::memory_order_relaxed) & kCommand) != 0; }
+  // Some dispatch/draw trigger selects by pipeline name or shader hash.
+  bool WantsPipelineIdentity() const { return (attention_.load(std::memory_order_relaxed) & kIdentity) != 0; }
 
   // vkQueueSubmit/2 on queue (family, index), called only when WatchesSubmits(). VK_SUCCESS: submit as usual;
   // *hangFault is then 0 or 1 + the index of a "hang" fault the submission must stop at. Otherwise the result
@@ -95,6 +122,13 @@ class FaultEngine {
   VkResult OnAllocate(VkDeviceSize size);
   // vkQueueBeginDebugUtilsLabelEXT, called only when WatchesLabels().
   void OnLabel(const char* name);
+  // One dispatch, draw or command-buffer label of a submitted command buffer, counted at vkQueueSubmit in
+  // submission order (so runs are deterministic whatever the queues' timing), called only when WatchesCommands().
+  // Appends 1 + the index of every fault whose trigger fires at this command to *fired (what the queue then
+  // passes to FireAtCommand); *description says which match it was ("dispatch 3").
+  void OnCommand(const CommandEvent& event, std::vector<uint32_t>* fired, std::string* description);
+  // A queue reached the command at which fault `fault` (as OnCommand gave it) fires; `context` says where.
+  CommandFaultOutcome FireAtCommand(uint32_t fault, const std::string& context);
   // A queue's worker reached the submission of hang fault `hangFault` (as OnSubmit gave it): the queue stops
   // there and the watchdog starts; it loses the device after the fault's watchdogMs.
   void BeginHang(uint32_t hangFault);
@@ -116,7 +150,8 @@ class FaultEngine {
   const LossSnapshot* loss() const { return lost() ? loss_.get() : nullptr; }
 
  private:
-  static constexpr uint32_t kLost = 1, kSubmit = 2, kAllocate = 4, kLabel = 8;
+  static constexpr uint32_t kLost = 1, kSubmit = 2, kAllocate = 4, kLabel = 8, kCommand = 16, kIdentity = 32;
+  static uint32_t AttentionFor(const FaultTrigger& when);
 
   struct Armed {
     PlannedFault fault;
@@ -132,9 +167,8 @@ class FaultEngine {
   VkResult Apply(const PlannedFault& fault, const std::string& context, bool* lostNow);
   std::vector<FaultReport> BuildReports(const PlannedFault& fault, const std::string& context, bool deviceLost,
                                         bool watchdog);
-  // Records the loss (lock held); the caller then calls FinishLoss() without the lock.
+  // Records the loss and makes it visible (lock held).
   void RecordLoss(const PlannedFault& fault, std::vector<FaultReport> reports);
-  void FinishLoss();
   void TimerLoop();
   void EnsureTimer();  // lock held
 
@@ -142,13 +176,12 @@ class FaultEngine {
   std::atomic<uint64_t> fired_{0};
   FaultFeatures features_;
   FaultIdentity identity_;
-  std::function<void()> onLost_;
+  std::function<void(const std::function<void()>&)> onLost_;
   FaultReportQueue reports_;
 
   std::mutex mutex_;
   std::vector<Armed> armed_;
   std::unique_ptr<LossSnapshot> loss_;  // set once, before kLost is published
-  bool lossPending_ = false;            // recorded, onLost not called yet
 
   // Timed faults and hang watchdogs.
   struct Deadline {

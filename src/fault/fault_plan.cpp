@@ -28,6 +28,8 @@ const char* FaultTriggerName(FaultTriggerKind kind) {
     case FaultTriggerKind::AllocationSize: return "allocationAbove";
     case FaultTriggerKind::Time: return "afterMs";
     case FaultTriggerKind::Random: return "random";
+    case FaultTriggerKind::Dispatch: return "dispatch";
+    case FaultTriggerKind::Draw: return "draw";
   }
   return "?";
 }

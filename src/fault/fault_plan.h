@@ -19,6 +19,8 @@ enum class FaultTriggerKind {
   AllocationSize,  // the first vkAllocateMemory asking for more than `bytes`
   Time,            // `milliseconds` after vkCreateDevice
   Random,          // each submit, with `probability`, from a PRNG seeded with `seed`
+  Dispatch,        // the nth vkCmdDispatch* executed (optionally of one pipeline or shader), counted in submit order
+  Draw,            // the nth vkCmdDraw* executed, likewise
 };
 
 struct FaultQueueSelector {
@@ -29,13 +31,24 @@ struct FaultQueueSelector {
 struct FaultTrigger {
   FaultTriggerKind kind = FaultTriggerKind::Submit;
   uint64_t count = 1;                       // Submit, Allocation: the nth (from 1)
-  std::optional<FaultQueueSelector> queue;  // Submit: count this queue's submits only
+  std::optional<FaultQueueSelector> queue;  // Submit, Dispatch, Draw: count this queue's only
   std::string name;                         // Label
   uint64_t bytes = 0;                       // AllocationSize
   uint64_t milliseconds = 0;                // Time
   double probability = 0.0;                 // Random
   uint64_t seed = 0;                        // Random
+  // Dispatch, Draw: count only the work of the bound pipeline named so with vkSetDebugUtilsObjectNameEXT, and/or
+  // whose executables include one with this "Shader hash" statistic (as VK_KHR_pipeline_executable_properties
+  // and `crashtest stats` report it).
+  std::string pipelineName;
+  std::optional<uint64_t> shaderHash;
 };
+
+// Dispatch and Draw triggers, and Label (which also matches vkCmdBeginDebugUtilsLabelEXT regions), fire when a
+// queue executes the matching command: they are counted when the command buffer is submitted.
+inline bool IsCommandTrigger(FaultTriggerKind kind) {
+  return kind == FaultTriggerKind::Dispatch || kind == FaultTriggerKind::Draw || kind == FaultTriggerKind::Label;
+}
 
 enum class FaultEffect {
   DeviceLost,         // the device is lost at the triggering call

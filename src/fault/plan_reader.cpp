@@ -206,7 +206,7 @@ class FaultReader {
   }
 
   void ReadTrigger(const std::string& path, const Json& when, FaultTrigger& out) {
-    const std::initializer_list<std::string_view> kKinds = {"submit", "label", "allocation",
+    const std::initializer_list<std::string_view> kKinds = {"submit", "dispatch", "draw", "label", "allocation",
                                                              "allocationAbove", "afterMs", "random"};
     if (!when.is_object()) {
       Error(path, "expected a trigger object with one of " + Choices(kKinds) + ", got " + DescribeJson(when));
@@ -215,6 +215,8 @@ class FaultReader {
     int kinds = 0;
     const Json* queue = nullptr;
     const Json* seed = nullptr;
+    const Json* pipeline = nullptr;
+    const Json* shaderHash = nullptr;
     for (auto it = when.begin(); it != when.end(); ++it) {
       const std::string member = JoinPath(path, it.key());
       const std::string& key = it.key();
@@ -254,11 +256,18 @@ class FaultReader {
         Unsigned(member, *it, 0, out.seed);
       } else if (key == "dispatch" || key == "draw") {
         ++kinds;
-        Error(member, "the " + Quoted(key) + " trigger is not implemented yet (use \"submit\", \"label\", "
-                      "\"allocation\", \"allocationAbove\", \"afterMs\" or \"random\")");
+        out.kind = key == "dispatch" ? FaultTriggerKind::Dispatch : FaultTriggerKind::Draw;
+        Unsigned(member, *it, 1, out.count);
+      } else if (key == "pipeline") {
+        pipeline = &*it;
+        String(member, *it, out.pipelineName, /*nonEmpty=*/true);
+      } else if (key == "shaderHash") {
+        shaderHash = &*it;
+        uint64_t hash = 0;
+        if (Address(member, *it, hash)) out.shaderHash = hash;
       } else {
-        UnknownMember(ctx_, path, key, {"submit", "queue", "label", "allocation", "allocationAbove", "afterMs",
-                                        "random", "seed"});
+        UnknownMember(ctx_, path, key, {"submit", "dispatch", "draw", "queue", "pipeline", "shaderHash", "label",
+                                        "allocation", "allocationAbove", "afterMs", "random", "seed"});
         ok_ = false;
       }
     }
@@ -271,8 +280,13 @@ class FaultReader {
                   "several faults for several triggers)");
       return;
     }
-    if (queue != nullptr && out.kind != FaultTriggerKind::Submit)
-      Error(JoinPath(path, "queue"), "\"queue\" applies to the \"submit\" trigger only");
+    const bool work = out.kind == FaultTriggerKind::Dispatch || out.kind == FaultTriggerKind::Draw;
+    if (queue != nullptr && out.kind != FaultTriggerKind::Submit && !work)
+      Error(JoinPath(path, "queue"), "\"queue\" applies to the \"submit\", \"dispatch\" and \"draw\" triggers only");
+    if (pipeline != nullptr && !work)
+      Error(JoinPath(path, "pipeline"), "\"pipeline\" applies to the \"dispatch\" and \"draw\" triggers only");
+    if (shaderHash != nullptr && !work)
+      Error(JoinPath(path, "shaderHash"), "\"shaderHash\" applies to the \"dispatch\" and \"draw\" triggers only");
     if (seed != nullptr && out.kind != FaultTriggerKind::Random)
       Error(JoinPath(path, "seed"), "\"seed\" applies to the \"random\" trigger only");
   }
@@ -409,6 +423,7 @@ class FaultReader {
     const FaultTriggerKind kind = fault.when.kind;
     const bool submitLike = kind == FaultTriggerKind::Submit || kind == FaultTriggerKind::Random;
     const bool allocationLike = kind == FaultTriggerKind::Allocation || kind == FaultTriggerKind::AllocationSize;
+    const bool work = kind == FaultTriggerKind::Dispatch || kind == FaultTriggerKind::Draw;
     const std::string effectPath = JoinPath(path, "effect");
     switch (fault.effect) {
       case FaultEffect::OutOfDeviceMemory:
@@ -416,12 +431,13 @@ class FaultReader {
         if (!submitLike && !allocationLike)
           Error(effectPath, Quoted(FaultEffectName(fault.effect)) + " is returned by the triggering call, so it needs "
                             "a \"submit\", \"random\", \"allocation\" or \"allocationAbove\" trigger, not " +
-                            Quoted(FaultTriggerName(kind)));
+                            Quoted(FaultTriggerName(kind)) +
+                            (work ? " (work on the queue fails by losing the device, not with an error code)" : ""));
         break;
       case FaultEffect::Hang:
-        if (!submitLike)
-          Error(effectPath, "\"hang\" stops a queue, so it needs a \"submit\" or \"random\" trigger, not " +
-                                Quoted(FaultTriggerName(kind)));
+        if (!submitLike && !work)
+          Error(effectPath, "\"hang\" stops a queue, so it needs a \"submit\", \"random\", \"dispatch\" or "
+                            "\"draw\" trigger, not " + Quoted(FaultTriggerName(kind)));
         break;
       case FaultEffect::DeviceLost:
       case FaultEffect::Masked:

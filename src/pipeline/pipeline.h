@@ -29,6 +29,10 @@ struct PipelineStage {
   VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
   std::string entryPoint;
   std::shared_ptr<const pipeline::CompiledShader> shader;
+  // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize (validated); 0 when none is chained,
+  // so the stage runs with the device's default subgroup size. The executable's subgroupSize and the statistics
+  // that depend on it (occupancy, subgroups per workgroup) use it.
+  uint32_t requiredSubgroupSize = 0;
 };
 
 // What draws need later; everything else of VkGraphicsPipelineCreateInfo is validated and dropped.

@@ -1,6 +1,7 @@
 #include "pipeline/pipeline_stage.h"
 
 #include <chrono>
+#include <cstdio>
 #include <span>
 
 #include "common/log.h"
@@ -8,6 +9,7 @@
 #include "common/result.h"
 #include "common/struct_types.h"
 #include "device/device.h"
+#include "device/physical_device.h"
 #include "pipeline/pipeline_cache.h"
 #include "pipeline/shader_key.h"
 #include "pipeline/shader_module.h"
@@ -49,13 +51,122 @@ const char* MissingFeature(const Device& device, VkShaderStageFlagBits stage) {
   return nullptr;
 }
 
-}  // namespace
+std::string ToHex(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%x", value);
+  return text;
+}
 
-VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCreateInfo& info, PipelineCache* cache,
-                             bool failIfCompileRequired, const std::string& where, PipelineStage* out,
-                             StageCreation* creation) {
+// Subgroup size control (Vulkan 1.3 core, VK_EXT_subgroup_size_control): what the device reports.
+struct SubgroupSizes {
+  uint32_t min = 0, max = 0;
+  uint32_t standard = 0;  // VkPhysicalDeviceSubgroupProperties::subgroupSize
+  uint32_t maxComputeWorkgroupSubgroups = 0;
+  VkShaderStageFlags requiredSubgroupSizeStages = 0;
+};
+
+SubgroupSizes DeviceSubgroupSizes(const Device& device) {
+  const DeviceDescription& d = device.physicalDevice().description();
+  SubgroupSizes sizes{d.machine.minSubgroupSize, d.machine.maxSubgroupSize, d.machine.maxSubgroupSize, 0, 0};
+  if (const StructBlob* b = d.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES)) {
+    const auto* p = static_cast<const VkPhysicalDeviceSubgroupSizeControlProperties*>(b->data());
+    sizes = {p->minSubgroupSize, p->maxSubgroupSize, sizes.standard, p->maxComputeWorkgroupSubgroups,
+             p->requiredSubgroupSizeStages};
+  } else if (const StructBlob* v13 = d.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES)) {
+    const auto* p = static_cast<const VkPhysicalDeviceVulkan13Properties*>(v13->data());
+    sizes = {p->minSubgroupSize, p->maxSubgroupSize, sizes.standard, p->maxComputeWorkgroupSubgroups,
+             p->requiredSubgroupSizeStages};
+  }
+  if (const StructBlob* b = d.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES))
+    sizes.standard = static_cast<const VkPhysicalDeviceSubgroupProperties*>(b->data())->subgroupSize;
+  return sizes;
+}
+
+// subgroupSizeControl / computeFullSubgroups, enabled through VkPhysicalDeviceVulkan13Features or the extension's
+// feature struct.
+bool SubgroupFeatureEnabled(const Device& device, VkBool32 VkPhysicalDeviceVulkan13Features::*core,
+                            VkBool32 VkPhysicalDeviceSubgroupSizeControlFeatures::*extension) {
+  if (const StructBlob* b = device.FindEnabledFeatures(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES))
+    if (static_cast<const VkPhysicalDeviceVulkan13Features*>(b->data())->*core) return true;
+  if (const StructBlob* b = device.FindEnabledFeatures(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES))
+    if (static_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures*>(b->data())->*extension) return true;
+  return false;
+}
+
+// The stage's flags and chained VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, checked against the device;
+// `*required` = the required subgroup size, 0 if none. The workgroup-size rules wait for the compiled shader.
+VkResult CheckSubgroupSizeControl(const Device& device, const VkPipelineShaderStageCreateInfo& info,
+                                  const std::string& where, const SubgroupSizes& sizes, uint32_t* required) {
+  *required = 0;
+  const bool varying = (info.flags & VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT) != 0;
+  const bool full = (info.flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) != 0;
+  const bool sizeControl = SubgroupFeatureEnabled(device, &VkPhysicalDeviceVulkan13Features::subgroupSizeControl,
+                                                  &VkPhysicalDeviceSubgroupSizeControlFeatures::subgroupSizeControl);
+  if (varying && !sizeControl)
+    return Misuse(where, "flags has ALLOW_VARYING_SUBGROUP_SIZE_BIT but the subgroupSizeControl feature is not "
+                         "enabled (VUID-VkPipelineShaderStageCreateInfo-flags-02784)");
+  if (full && !SubgroupFeatureEnabled(device, &VkPhysicalDeviceVulkan13Features::computeFullSubgroups,
+                                      &VkPhysicalDeviceSubgroupSizeControlFeatures::computeFullSubgroups))
+    return Misuse(where, "flags has REQUIRE_FULL_SUBGROUPS_BIT but the computeFullSubgroups feature is not "
+                         "enabled (VUID-VkPipelineShaderStageCreateInfo-flags-02785)");
+  const auto* chained = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(info.pNext);
+  if (chained == nullptr) return VK_SUCCESS;
+  const uint32_t size = chained->requiredSubgroupSize;
+  if (varying)
+    return Misuse(where, "a VkPipelineShaderStageRequiredSubgroupSizeCreateInfo is chained and flags has "
+                         "ALLOW_VARYING_SUBGROUP_SIZE_BIT (VUID-VkPipelineShaderStageCreateInfo-pNext-02754)");
+  if (!sizeControl || (sizes.requiredSubgroupSizeStages & info.stage) == 0)
+    return Misuse(where, std::string("a VkPipelineShaderStageRequiredSubgroupSizeCreateInfo needs the "
+                                     "subgroupSizeControl feature enabled") +
+                             (sizeControl ? "" : " (it is not)") + " and the " + StageName(info.stage) +
+                             " stage in requiredSubgroupSizeStages (0x" + ToHex(sizes.requiredSubgroupSizeStages) +
+                             ") (VUID-VkPipelineShaderStageCreateInfo-pNext-02755)");
+  if (size == 0 || (size & (size - 1)) != 0)
+    return Misuse(where, "requiredSubgroupSize " + std::to_string(size) + " is not a power of two "
+                         "(VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02760)");
+  if (size < sizes.min)
+    return Misuse(where, "requiredSubgroupSize " + std::to_string(size) + " is less than minSubgroupSize " +
+                             std::to_string(sizes.min) +
+                             " (VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02761)");
+  if (size > sizes.max)
+    return Misuse(where, "requiredSubgroupSize " + std::to_string(size) + " is greater than maxSubgroupSize " +
+                             std::to_string(sizes.max) +
+                             " (VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02762)");
+  *required = size;
+  return VK_SUCCESS;
+}
+
+// The rules that tie the compute workgroup size to the subgroup size.
+VkResult CheckComputeSubgroups(const VkPipelineShaderStageCreateInfo& info, const std::string& where,
+                               const SubgroupSizes& sizes, uint32_t required, const uint32_t localSize[3]) {
+  const uint64_t invocations = uint64_t{localSize[0]} * localSize[1] * localSize[2];
+  const std::string local = std::to_string(localSize[0]) + "x" + std::to_string(localSize[1]) + "x" +
+                            std::to_string(localSize[2]);
+  if (required != 0 && invocations > uint64_t{required} * sizes.maxComputeWorkgroupSubgroups)
+    return Misuse(where, "the workgroup (" + local + ") has more invocations than requiredSubgroupSize " +
+                             std::to_string(required) + " x maxComputeWorkgroupSubgroups " +
+                             std::to_string(sizes.maxComputeWorkgroupSubgroups) +
+                             " (VUID-VkPipelineShaderStageCreateInfo-pNext-02756)");
+  if ((info.flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) == 0) return VK_SUCCESS;
+  // "the local workgroup size in the X dimension of the pipeline must be a multiple of" the subgroup size the
+  // stage may run with: the required one (-02757), maxSubgroupSize when it may vary (-02758), else subgroupSize
+  // (-02759).
+  const bool varying = (info.flags & VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT) != 0;
+  const uint32_t multiple = required != 0 ? required : varying ? sizes.max : sizes.standard;
+  const char* vuid = required != 0 ? "VUID-VkPipelineShaderStageCreateInfo-pNext-02757"
+                     : varying     ? "VUID-VkPipelineShaderStageCreateInfo-flags-02758"
+                                   : "VUID-VkPipelineShaderStageCreateInfo-flags-02759";
+  const char* what = required != 0 ? "requiredSubgroupSize" : varying ? "maxSubgroupSize" : "subgroupSize";
+  if (multiple != 0 && localSize[0] % multiple != 0)
+    return Misuse(where, "REQUIRE_FULL_SUBGROUPS_BIT, but the workgroup's X size " + std::to_string(localSize[0]) +
+                             " is not a multiple of " + what + " " + std::to_string(multiple) + " (" + vuid + ")");
+  return VK_SUCCESS;
+}
+
+VkResult CompileStage(const Device& device, const VkPipelineShaderStageCreateInfo& info, PipelineCache* cache,
+                      bool failIfCompileRequired, const std::string& where, PipelineStage* out,
+                      StageCreation* creation) {
   auto start = std::chrono::steady_clock::now();
-  *creation = {};
   if (pipeline::ExecutionModelOfStage(info.stage) == ir::kNone)
     return Misuse(where, "stage " + std::to_string(info.stage) +
                              " is not a single compute or classic graphics stage crashtest supports");
@@ -154,6 +265,26 @@ VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCr
     cache->Insert(key, {std::make_shared<const std::vector<uint32_t>>(compiled->optimizedSpirv), compiled});
   out->shader = std::move(compiled);
   creation->durationNs = Since(start);
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCreateInfo& info, PipelineCache* cache,
+                             bool failIfCompileRequired, const std::string& where, PipelineStage* out,
+                             StageCreation* creation) {
+  *creation = {};
+  const SubgroupSizes sizes = DeviceSubgroupSizes(device);
+  uint32_t required = 0;
+  if (VkResult result = CheckSubgroupSizeControl(device, info, where, sizes, &required); result != VK_SUCCESS)
+    return result;
+  VkResult result = CompileStage(device, info, cache, failIfCompileRequired, where, out, creation);
+  if (result != VK_SUCCESS) return result;
+  out->requiredSubgroupSize = required;
+  // REQUIRE_FULL_SUBGROUPS_BIT: "the subgroup sizes must be launched with all invocations active in the compute
+  // stage"; it means nothing to a graphics stage.
+  if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT)
+    return CheckComputeSubgroups(info, where, sizes, required, out->shader->module.entryPoint.localSize);
   return VK_SUCCESS;
 }
 

@@ -219,6 +219,23 @@ bool ReadTimestamps(const ReadContext& ctx, const Json& timestamps, const std::s
   return ok;
 }
 
+// "deviceFault": what VkPhysicalDeviceFaultPropertiesKHR reports (VK_KHR_device_fault is newer than the 1.3.239
+// registry the struct tables come from, so profiles cannot carry the struct yet).
+bool ReadDeviceFault(const ReadContext& ctx, const Json& fault, const std::string& path, uint32_t& maxDeviceFaultCount) {
+  if (!ExpectObject(ctx, fault, path) || !CheckMembers(ctx, fault, path, {"maxDeviceFaultCount"})) return false;
+  auto it = fault.find("maxDeviceFaultCount");
+  if (it == fault.end()) return true;
+  // "limittype max", at least 1; the fault report ring holds that many reports (kept modest: it is allocated).
+  constexpr uint64_t kMost = 1u << 20;
+  if (!it->is_number_unsigned() || it->get<uint64_t>() < 1 || it->get<uint64_t>() > kMost) {
+    ctx.Error(JoinPath(path, "maxDeviceFaultCount"),
+              "expected an integer from 1 to " + std::to_string(kMost) + ", got " + it->dump());
+    return false;
+  }
+  maxDeviceFaultCount = static_cast<uint32_t>(it->get<uint64_t>());
+  return true;
+}
+
 // FNV-1a: stable across runs and platforms, so derived UUIDs never change for the same device.
 uint64_t Fnv1a(std::string_view text, uint64_t hash = 0xcbf29ce484222325ull) {
   for (char c : text) {
@@ -418,7 +435,7 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   const std::string path = "crashtest";
   bool ok = true;
   if (key != nullptr) {
-    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "timestamps", "identity"});
+    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "timestamps", "deviceFault", "identity"});
     if (!ok) key = nullptr;
   }
   auto find = [&](std::string_view k) -> const Json* {
@@ -436,6 +453,10 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   d.timestamps = TimestampModel{};
   if (const Json* timestamps = find("timestamps"))
     ok &= ReadTimestamps(ctx, *timestamps, JoinPath(path, "timestamps"), d.timestamps);
+
+  d.maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
+  if (const Json* fault = find("deviceFault"))
+    ok &= ReadDeviceFault(ctx, *fault, JoinPath(path, "deviceFault"), d.maxDeviceFaultCount);
 
   ok &= ApplyIdentity(ctx, find("identity"), JoinPath(path, "identity"), given, d);
   return ok;

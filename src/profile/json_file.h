@@ -20,7 +20,13 @@ struct KeyOrder {
   std::map<std::string, std::vector<std::string>> members;
 };
 
+class FormatsFastPath;
+
 // nullopt (after reporting "invalid JSON: ..." at line:column) when the text is not JSON.
-std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx, KeyOrder* order = nullptr);
+// With `formats`, the "formats" objects of the capability blocks (capabilities.NAME.formats) are read straight
+// into it and appear in the result as empty objects (fast_formats.h); when it gives up, the text is parsed again
+// without it (formats->Find then finds nothing) — either way the caller sees the same messages.
+std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx, KeyOrder* order = nullptr,
+                                  FormatsFastPath* formats = nullptr);
 
 }  // namespace crashtest

@@ -9,6 +9,7 @@
 #include "profile/closest_name.h"
 #include "profile/crashtest_key.h"
 #include "profile/description_access.h"
+#include "profile/fast_formats.h"
 #include "profile/json_file.h"
 #include "profile/read_context.h"
 #include "profile/struct_json_reader.h"
@@ -21,8 +22,9 @@ std::string Quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
 class ProfileReader {
  public:
-  ProfileReader(const ReadContext& ctx, const KeyOrder& order, DeviceDescription& out)
-      : ctx_(ctx), order_(order), out_(out) {}
+  ProfileReader(const ReadContext& ctx, const KeyOrder& order, const FormatsFastPath& preRead,
+                DeviceDescription& out)
+      : ctx_(ctx), order_(order), preRead_(preRead), out_(out) {}
 
   bool Read(const Json& root, const std::string& profileName);
 
@@ -44,6 +46,7 @@ class ProfileReader {
 
   const ReadContext& ctx_;
   const KeyOrder& order_;
+  const FormatsFastPath& preRead_;  // "formats" objects the parser already read
   DeviceDescription& out_;
   GivenMembers given_;
   std::optional<uint32_t> profileApiVersion_;
@@ -329,7 +332,11 @@ void ProfileReader::ReadBlock(const Json& blockIn, const std::string& pathIn) {
     } else if (key == "properties") {
       ReadStructs(it.value(), keyPath, StructRole::Properties);
     } else if (key == "formats") {
-      ReadFormats(it.value(), keyPath);
+      if (const PreReadFormats* formats = preRead_.Find(&it.value())) {
+        for (const auto& [format, support] : *formats) out_.formats[format] = support;
+      } else {
+        ReadFormats(it.value(), keyPath);
+      }
     } else if (key == "queueFamiliesProperties") {
       ReadQueueFamilies(it.value(), keyPath);
     } else if (key == "instanceExtensions") {
@@ -419,8 +426,9 @@ bool ReadProfileText(std::string_view text, const ProfileReadOptions& options, D
   out.source = options.source;
   KeyOrder order;
   order.topLevelKeys = {"profiles", "capabilities"};
-  std::optional<Json> root = ParseJsonText(text, ctx, &order);
-  bool ok = root && ProfileReader(ctx, order, out).Read(*root, options.profileName);
+  FormatsFastPath formats;
+  std::optional<Json> root = ParseJsonText(text, ctx, &order, options.fastFormats ? &formats : nullptr);
+  bool ok = root && ProfileReader(ctx, order, formats, out).Read(*root, options.profileName);
   diagnostics.Append(local);
   return ok && !local.HasErrors();
 }

@@ -15,6 +15,9 @@ struct ProfileReadOptions {
   std::string source;       // file path or "builtin:NAME": used in messages and as DeviceDescription::source
   std::string profileName;  // entry of the "profiles" section to use; "" = the first one
   bool strict = false;      // names the installed vk.xml does not know are errors instead of warnings
+  // Read "formats" sections straight from the parser (fast_formats.h). The result and the messages are the same
+  // either way; false exists so that tests can compare the two.
+  bool fastFormats = true;
 };
 
 // False when an error was added to `diagnostics` (warnings do not fail the load).

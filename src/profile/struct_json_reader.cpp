@@ -11,12 +11,36 @@ namespace {
 
 std::string Quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
+// The JSON path of a value, spelled out only when a message needs it: a large profile has thousands of members
+// and flag bits that read without one.
+class PathRef {
+ public:
+  explicit PathRef(const std::string& path) : path_(&path) {}
+  PathRef(const PathRef& parent, std::string_view key) : parent_(&parent), key_(key) {}
+  PathRef(const PathRef& parent, std::size_t index) : parent_(&parent), index_(index) {}
+
+  std::string Str() const {
+    if (path_ != nullptr) return *path_;
+    return index_ == kNoIndex ? JoinPath(parent_->Str(), key_) : IndexPath(parent_->Str(), index_);
+  }
+
+ private:
+  static constexpr std::size_t kNoIndex = static_cast<std::size_t>(-1);
+  const std::string* path_ = nullptr;
+  const PathRef* parent_ = nullptr;
+  std::string_view key_;
+  std::size_t index_ = kNoIndex;
+};
+
 std::string ClosestEnumName(const EnumTypeInfo& type, std::string_view name) {
   std::string_view best = ClosestName(name, [&](const auto& visit) {
     for (const EnumEntry& e : type.byName) visit(e.name);
   });
   return best.empty() ? std::string() : " (did you mean " + Quoted(best) + "?)";
 }
+
+bool ReadFlags(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, const Json& value,
+               const PathRef& path, uint64_t& out);
 
 const char* KindExpectation(MemberKind kind) {
   switch (kind) {
@@ -44,7 +68,7 @@ void Store(std::byte* dst, T value) {
 }
 
 // Integers: JSON integers in range of the member's C type.
-bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
                  std::byte* dst) {
   int64_t lo = 0;
   uint64_t hi = 0;
@@ -59,7 +83,7 @@ bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
     default: break;
   }
   if (!v.is_number_integer()) {
-    ctx.Error(path, std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v));
+    ctx.Error(path.Str(), std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v));
     return false;
   }
   bool inRange;
@@ -74,8 +98,8 @@ bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
     bits = static_cast<uint64_t>(s);
   }
   if (!inRange) {
-    ctx.Error(path, std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v) +
-                        " (out of range)");
+    ctx.Error(path.Str(), std::string("expected ") + KindExpectation(m.kind) + ", got " + DescribeJson(v) +
+                              " (out of range)");
     return false;
   }
   switch (m.elementSize) {
@@ -87,7 +111,7 @@ bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
   return true;
 }
 
-bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
               std::byte* dst) {
   int64_t value = 0;
   if (v.is_number_integer()) {
@@ -98,36 +122,38 @@ bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const 
     // vulkaninfo (1.3.239) writes a value its headers have no name for as "VK_UNKNOWN_<EnumType>_value<N>" in
     // --json profiles ("UNKNOWN_..." in its text output): read N, so that `vulkaninfo --json` of any device
     // (crashtest's own driverID 1000 included) loads back.
-    std::string unknownPrefix = "UNKNOWN_" + std::string(m.enumType) + "_value";
-    if (name.rfind("VK_", 0) == 0) unknownPrefix = "VK_" + unknownPrefix;
-    if (!found && name.rfind(unknownPrefix, 0) == 0 && name.size() > unknownPrefix.size() &&
-        name.find_first_not_of("0123456789", unknownPrefix.size()) == std::string::npos)
-      found = std::stoll(name.substr(unknownPrefix.size()));
+    if (!found) {
+      std::string unknownPrefix = "UNKNOWN_" + std::string(m.enumType) + "_value";
+      if (name.rfind("VK_", 0) == 0) unknownPrefix = "VK_" + unknownPrefix;
+      if (name.rfind(unknownPrefix, 0) == 0 && name.size() > unknownPrefix.size() &&
+          name.find_first_not_of("0123456789", unknownPrefix.size()) == std::string::npos)
+        found = std::stoll(name.substr(unknownPrefix.size()));
+    }
     if (!found) {
       const EnumTypeInfo* type = FindEnumType(m.enumType);
-      ctx.Error(path, "unknown " + std::string(m.enumType) + " value " + Quoted(name) +
-                          (type ? ClosestEnumName(*type, name) : std::string()));
+      ctx.Error(path.Str(), "unknown " + std::string(m.enumType) + " value " + Quoted(name) +
+                                (type ? ClosestEnumName(*type, name) : std::string()));
       return false;
     }
     value = *found;
   } else {
-    ctx.Error(path, "expected a " + std::string(m.enumType) + " value name, got " + DescribeJson(v));
+    ctx.Error(path.Str(), "expected a " + std::string(m.enumType) + " value name, got " + DescribeJson(v));
     return false;
   }
   Store(dst, static_cast<int32_t>(value));
   return true;
 }
 
-bool ReadString(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+bool ReadString(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
                 std::byte* dst) {
   if (!v.is_string()) {
-    ctx.Error(path, "expected a string, got " + DescribeJson(v));
+    ctx.Error(path.Str(), "expected a string, got " + DescribeJson(v));
     return false;
   }
   const std::string& s = v.get_ref<const std::string&>();
   if (s.size() >= m.arrayLength) {
-    ctx.Error(path, "expected a string of at most " + std::to_string(m.arrayLength - 1) + " bytes, got " +
-                        std::to_string(s.size()) + " bytes");
+    ctx.Error(path.Str(), "expected a string of at most " + std::to_string(m.arrayLength - 1) + " bytes, got " +
+                              std::to_string(s.size()) + " bytes");
     return false;
   }
   std::memset(dst, 0, m.arrayLength);
@@ -135,12 +161,12 @@ bool ReadString(const ReadContext& ctx, const MemberInfo& m, const Json& v, cons
   return true;
 }
 
-bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, const std::string& path,
+bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
                  std::byte* dst) {
   switch (m.kind) {
     case MemberKind::Bool32:
       if (!v.is_boolean()) {
-        ctx.Error(path, "expected true or false, got " + DescribeJson(v));
+        ctx.Error(path.Str(), "expected true or false, got " + DescribeJson(v));
         return false;
       }
       Store(dst, static_cast<VkBool32>(v.get<bool>() ? VK_TRUE : VK_FALSE));
@@ -150,7 +176,7 @@ bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
       if (m.name == "apiVersion" && v.is_string()) {
         std::optional<uint32_t> version = ParseVersionString(v.get_ref<const std::string&>());
         if (!version) {
-          ctx.Error(path, "expected a version \"major.minor.patch\" or a number, got " + DescribeJson(v));
+          ctx.Error(path.Str(), "expected a version \"major.minor.patch\" or a number, got " + DescribeJson(v));
           return false;
         }
         Store(dst, *version);
@@ -165,7 +191,7 @@ bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
     case MemberKind::Size: return ReadInteger(ctx, m, v, path, dst);
     case MemberKind::Float:
       if (!v.is_number()) {
-        ctx.Error(path, "expected a number, got " + DescribeJson(v));
+        ctx.Error(path.Str(), "expected a number, got " + DescribeJson(v));
         return false;
       }
       Store(dst, v.get<float>());
@@ -174,7 +200,7 @@ bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
     case MemberKind::Flags32:
     case MemberKind::Flags64: {
       uint64_t flags = 0;
-      if (!ReadFlagsJson(ctx, m.enumType, m.kind == MemberKind::Flags64, v, path, flags)) return false;
+      if (!ReadFlags(ctx, m.enumType, m.kind == MemberKind::Flags64, v, path, flags)) return false;
       if (m.kind == MemberKind::Flags64)
         Store(dst, flags);
       else
@@ -185,10 +211,10 @@ bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
     case MemberKind::Struct: {
       const StructInfo* nested = FindStruct(m.typeName);
       if (!v.is_object()) {
-        ctx.Error(path, "expected a " + std::string(m.typeName) + " object, got " + DescribeJson(v));
+        ctx.Error(path.Str(), "expected a " + std::string(m.typeName) + " object, got " + DescribeJson(v));
         return false;
       }
-      return nested != nullptr && ReadStructJson(ctx, *nested, v, dst, path, nullptr);
+      return nested != nullptr && ReadStructJson(ctx, *nested, v, dst, path.Str(), nullptr);
     }
   }
   return false;
@@ -230,36 +256,43 @@ std::optional<uint32_t> ParseVersionString(std::string_view text) {
 
 bool ReadFlagsJson(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, const Json& value,
                    const std::string& path, uint64_t& out) {
+  return ReadFlags(ctx, bitsType, is64Bit, value, PathRef(path), out);
+}
+
+namespace {
+
+bool ReadFlags(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, const Json& value,
+               const PathRef& path, uint64_t& out) {
   out = 0;
   if (value.is_number_unsigned()) {
     out = value.get<uint64_t>();
     if (!is64Bit && out > UINT32_MAX) {
-      ctx.Error(path, "expected 32-bit flags, got " + DescribeJson(value) + " (out of range)");
+      ctx.Error(path.Str(), "expected 32-bit flags, got " + DescribeJson(value) + " (out of range)");
       return false;
     }
     return true;
   }
   if (!value.is_array()) {
-    ctx.Error(path, "expected an array of " + std::string(bitsType.empty() ? "flag" : bitsType) +
-                        " names, got " + DescribeJson(value));
+    ctx.Error(path.Str(), "expected an array of " + std::string(bitsType.empty() ? "flag" : bitsType) +
+                              " names, got " + DescribeJson(value));
     return false;
   }
   const EnumTypeInfo* type = bitsType.empty() ? nullptr : FindEnumType(bitsType);
   bool ok = true;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const Json& bit = value[i];
-    std::string bitPath = IndexPath(path, i);
+    const PathRef bitPath(path, i);
     if (!bit.is_string()) {
-      ctx.Error(bitPath, "expected a " + std::string(bitsType.empty() ? "flag bit" : bitsType) + " name, got " +
-                             DescribeJson(bit));
+      ctx.Error(bitPath.Str(), "expected a " + std::string(bitsType.empty() ? "flag bit" : bitsType) +
+                                   " name, got " + DescribeJson(bit));
       ok = false;
       continue;
     }
     const std::string& name = bit.get_ref<const std::string&>();
-    std::optional<int64_t> found = type ? FindEnumValue(bitsType, name) : std::nullopt;
+    std::optional<int64_t> found = type ? FindEnumValue(*type, name) : std::nullopt;
     if (!found) {
-      ctx.Error(bitPath, "unknown " + std::string(bitsType.empty() ? "flag" : bitsType) + " name " +
-                             Quoted(name) + (type ? ClosestEnumName(*type, name) : std::string()));
+      ctx.Error(bitPath.Str(), "unknown " + std::string(bitsType.empty() ? "flag" : bitsType) + " name " +
+                                   Quoted(name) + (type ? ClosestEnumName(*type, name) : std::string()));
       ok = false;
       continue;
     }
@@ -268,6 +301,8 @@ bool ReadFlagsJson(const ReadContext& ctx, std::string_view bitsType, bool is64B
   return ok;
 }
 
+}  // namespace
+
 bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& object, std::byte* dst,
                     const std::string& path, GivenMembers* given) {
   if (!object.is_object()) {
@@ -275,16 +310,17 @@ bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& 
     return false;
   }
   bool ok = true;
+  const PathRef structPath(path);
   for (auto it = object.begin(); it != object.end(); ++it) {
-    const std::string memberPath = JoinPath(path, it.key());
+    const PathRef memberPath(structPath, it.key());
     const MemberInfo* m = info.FindMember(it.key());
     if (m == nullptr) {
       if (it.key() == "sType" || it.key() == "pNext") continue;  // harmless in hand-written files
       std::string_view best = ClosestName(it.key(), [&](const auto& visit) {
         for (const MemberInfo& candidate : info.members) visit(candidate.name);
       });
-      ctx.Error(memberPath, "unknown member of " + std::string(info.name) +
-                                (best.empty() ? std::string() : " (did you mean " + Quoted(best) + "?)"));
+      ctx.Error(memberPath.Str(), "unknown member of " + std::string(info.name) +
+                                      (best.empty() ? std::string() : " (did you mean " + Quoted(best) + "?)"));
       ok = false;
       continue;
     }
@@ -293,14 +329,14 @@ bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& 
     bool memberOk = true;
     if (m->arrayLength != 0 && m->kind != MemberKind::String) {
       if (!v.is_array() || v.size() != m->arrayLength) {
-        ctx.Error(memberPath, "expected an array of " + std::to_string(m->arrayLength) + " elements (" +
-                                  KindExpectation(m->kind) + "), got " +
-                                  (v.is_array() ? std::to_string(v.size()) + " elements" : DescribeJson(v)));
+        ctx.Error(memberPath.Str(), "expected an array of " + std::to_string(m->arrayLength) + " elements (" +
+                                        KindExpectation(m->kind) + "), got " +
+                                        (v.is_array() ? std::to_string(v.size()) + " elements" : DescribeJson(v)));
         ok = false;
         continue;
       }
       for (std::size_t i = 0; i < m->arrayLength; ++i)
-        memberOk &= ReadElement(ctx, *m, v[i], IndexPath(memberPath, i), memberDst + i * m->elementSize);
+        memberOk &= ReadElement(ctx, *m, v[i], PathRef(memberPath, i), memberDst + i * m->elementSize);
     } else {
       memberOk = ReadElement(ctx, *m, v, memberPath, memberDst);
     }

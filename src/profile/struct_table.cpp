@@ -1,6 +1,7 @@
 #include "profile/struct_table.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "profile/struct_table_data.h"
@@ -70,9 +71,14 @@ bool StructInfo::ProvidedBy(uint32_t apiVersion, std::span<const VkExtensionProp
       (VK_API_VERSION_MAJOR(coreVersion) < VK_API_VERSION_MAJOR(apiVersion) ||
        VK_API_VERSION_MINOR(coreVersion) <= VK_API_VERSION_MINOR(apiVersion)))
     return true;
-  for (std::string_view ext : extensions)
+  // Compared in place: a string_view of each extensionName would measure it (strlen) for every struct.
+  for (std::string_view ext : extensions) {
+    if (ext.empty() || ext.size() >= VK_MAX_EXTENSION_NAME_SIZE) continue;
     for (const VkExtensionProperties& e : enabledExtensions)
-      if (ext == e.extensionName) return true;
+      if (e.extensionName[0] == ext[0] && e.extensionName[ext.size()] == '\0' &&
+          std::memcmp(e.extensionName, ext.data(), ext.size()) == 0)
+        return true;
+  }
   return false;
 }
 
@@ -106,7 +112,11 @@ const EnumTypeInfo* FindEnumType(std::string_view typeName) {
 std::optional<int64_t> FindEnumValue(std::string_view typeName, std::string_view valueName) {
   const EnumTypeInfo* type = FindEnumType(typeName);
   if (type == nullptr) return std::nullopt;
-  const EnumEntry* e = BinaryFind(type->byName, valueName, [](const EnumEntry& x) { return x.name; });
+  return FindEnumValue(*type, valueName);
+}
+
+std::optional<int64_t> FindEnumValue(const EnumTypeInfo& type, std::string_view valueName) {
+  const EnumEntry* e = BinaryFind(type.byName, valueName, [](const EnumEntry& x) { return x.name; });
   if (e == nullptr) return std::nullopt;
   return e->value;
 }

@@ -100,6 +100,8 @@ std::span<const MemberLinkInfo* const> MemberLinksOf(const StructInfo& info);
 const EnumTypeInfo* FindEnumType(std::string_view typeName);
 // valueName may be an alias; nullopt when the type or the name is unknown.
 std::optional<int64_t> FindEnumValue(std::string_view typeName, std::string_view valueName);
+// The same for a type already looked up (readers of many values look the type up once).
+std::optional<int64_t> FindEnumValue(const EnumTypeInfo& type, std::string_view valueName);
 // The canonical name of a value, "" when unknown.
 std::string_view EnumValueName(std::string_view typeName, int64_t value);
 

@@ -75,8 +75,37 @@ class DeviceExecution {
 
   // The device is lost (VK_ERROR_DEVICE_LOST): every waiter is released and sees lost() ("commands that wait
   // ... must return in finite time even in the case of a lost device", Vulkan 1.3, 5.2.3 Lost Device).
-  void MarkLost() {
-    Publish([this] { lost_.store(true, std::memory_order_release); });
+  // `alsoUnderLock` publishes the fault engine's side of the loss in the same critical section, so the loss
+  // becomes visible everywhere at once (see PublishUnlessLost).
+  template <typename Also>
+  void MarkLost(Also&& alsoUnderLock) {
+    Publish([&] {
+      lost_.store(true, std::memory_order_release);
+      alsoUnderLock();
+    });
+  }
+
+  // Publish, unless the device is lost. The queues signal fences and semaphores and complete command buffers
+  // through this: once the application can see the loss it may destroy those objects at once, and the check and
+  // the change happen under the lock that makes the loss visible. Returns whether `change` ran.
+  template <typename Change>
+  bool PublishUnlessLost(Change&& change) {
+    {
+      std::lock_guard lock(mutex_);
+      if (lost_.load(std::memory_order_relaxed)) return false;
+      change();
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    changed_.notify_all();
+    return true;
+  }
+  // The same for a change nobody waits for (a command buffer leaving the pending state): no wake-up.
+  template <typename Change>
+  bool RunUnlessLost(Change&& change) {
+    std::lock_guard lock(mutex_);
+    if (lost_.load(std::memory_order_relaxed)) return false;
+    change();
+    return true;
   }
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 

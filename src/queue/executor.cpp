@@ -9,6 +9,9 @@
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "device/resources.h"
+#include "fault/fault_engine.h"
+#include "queue/command_fault_scan.h"
+#include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/queue.h"
 #include "transfer/transfer_ops.h"
@@ -32,7 +35,7 @@ bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
 
 }  // namespace
 
-Executor::Executor(Queue& queue) : queue_(queue) {
+Executor::Executor(Queue& queue) : queue_(queue), execution_(queue.execution()) {
   const DeviceDescription& description = queue.device().physicalDevice().description();
   float period = description.properties.limits.timestampPeriod;
   ticksPerNanosecond_ = period > 0.0f ? 1.0 / static_cast<double>(period) : 1.0;
@@ -74,8 +77,35 @@ void Executor::AdvanceSimulatedClock(CommandOp op) {
   }
 }
 
-void Executor::BeginSubmission(uint64_t serial) {
+void Executor::BeginSubmission(uint64_t serial, const std::vector<CommandFault>& faults) {
   cursor_ = ExecutionCursor{serial, 0, CommandOp::Count};
+  nextFault_ = faults.data();
+  lastFault_ = faults.data() + faults.size();
+  faultPoint_ = 0;
+}
+
+bool Executor::ReachFaultPoint(CommandOp op) {
+  const uint32_t point = faultPoint_++;
+  while (nextFault_ != lastFault_ && nextFault_->point == point) {
+    const CommandFault& planned = *nextFault_++;
+    const std::string context = "at " + planned.match + " (command " + std::to_string(cursor_.command) + ", " +
+                                CommandName(op) + ", of submission " + std::to_string(cursor_.submission) +
+                                " on queue " + std::to_string(queue_.index()) + " of family " +
+                                std::to_string(queue_.familyIndex()) + ")";
+    switch (queue_.device().faults().FireAtCommand(planned.fault, context)) {
+      case CommandFaultOutcome::Continue:
+        break;
+      case CommandFaultOutcome::Hang:
+        // The queue makes no progress until the watchdog loses the device (or the device is destroyed).
+        queue_.execution().Wait(UINT64_MAX, [] { return false; });
+        nextFault_ = lastFault_;
+        return false;
+      case CommandFaultOutcome::Stop:
+        nextFault_ = lastFault_;
+        return false;
+    }
+  }
+  return true;
 }
 
 bool Executor::Execute(const CommandBuffer& commandBuffer) {
@@ -88,12 +118,21 @@ bool Executor::Execute(const CommandBuffer& commandBuffer) {
 
 bool Executor::RunStream(const CommandArena& stream) {
   bool live = true;
-  ForEachRecord(stream, [&](const CommandHeader& header, const void* record) {
-    if (!live) return;
+  // Returning false stops the walk before the stream is read again: once the device is lost (or being
+  // destroyed) the application may free the command buffer at any moment.
+  ForEachRecord(stream, [&](const CommandHeader& header, const void* record) -> bool {
     cursor_.op = header.op;
+    // One predictable branch per command when no command fault is pending (every submission of a device whose
+    // plan has no command trigger).
+    if (nextFault_ != lastFault_ && IsFaultPoint(header.op)) [[unlikely]] {
+      if (!ReachFaultPoint(header.op)) return live = false;
+    }
+    // A loss from elsewhere (a timed or injected fault, another queue) abandons the rest at the next command.
+    if (execution_.lost()) [[unlikely]] return live = false;
     if (simulatedClock_ != nullptr) AdvanceSimulatedClock(header.op);
     live = Run(header.op, record);
     ++cursor_.command;
+    return live;
   });
   return live;
 }

@@ -13,10 +13,12 @@
 #include "command/command_records.h"
 #include "device/device_description.h"
 #include "queue/pipeline_counters.h"
+#include "queue/submission.h"
 
 namespace crashtest {
 
 class CommandBuffer;
+class DeviceExecution;
 class Queue;
 
 // Where the worker is: "command #index (vkCmdX) of submission #serial", for fault reports.
@@ -30,7 +32,9 @@ class Executor {
  public:
   explicit Executor(Queue& queue);
 
-  void BeginSubmission(uint64_t serial);
+  // `faults`: the submission's command faults (queue/command_fault_scan.h), fired when their command is reached;
+  // they must outlive the submission's execution.
+  void BeginSubmission(uint64_t serial, const std::vector<CommandFault>& faults);
   // Runs a primary command buffer (and the secondaries it executes). False when the device is being destroyed
   // while the stream waits on an event.
   bool Execute(const CommandBuffer& commandBuffer);
@@ -54,6 +58,9 @@ class Executor {
   };
 
   bool RunStream(const CommandArena& stream);
+  // At a fault point (IsFaultPoint) while command faults are pending: fires those planned for it. False when the
+  // device is lost or the queue hung (the submission stops there).
+  bool ReachFaultPoint(CommandOp op);
   bool Run(CommandOp op, const void* record);
   void RunTransfer(CommandOp op, const void* record);
   bool RunSync(CommandOp op, const void* record);
@@ -72,6 +79,7 @@ class Executor {
   const ImageView* RenderPassView(uint32_t attachment) const;
 
   Queue& queue_;
+  const DeviceExecution& execution_;
   double ticksPerNanosecond_;
   // TimestampModel::Clock::Simulated: this queue's clock, advanced per executed command (AdvanceSimulatedClock).
   const TimestampModel* simulatedClock_ = nullptr;
@@ -79,6 +87,10 @@ class Executor {
   void AdvanceSimulatedClock(CommandOp op);
   uint64_t timestampMask_;
   ExecutionCursor cursor_;
+  // The submission's command faults not fired yet ([nextFault_, lastFault_)), and the fault points seen so far.
+  const CommandFault* nextFault_ = nullptr;
+  const CommandFault* lastFault_ = nullptr;
+  uint32_t faultPoint_ = 0;
   RenderingState rendering_;
   VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   PipelineCounters counters_{};

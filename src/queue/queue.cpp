@@ -3,6 +3,7 @@
 #include "common/result.h"
 #include "device/device.h"
 #include "fault/fault_engine.h"
+#include "queue/command_fault_scan.h"
 #include "queue/device_execution.h"
 #include "queue/queue_worker.h"
 
@@ -30,6 +31,11 @@ VkResult Queue::Submit(Submission&& submission) {
   if (FaultEngine& faults = device_.faults(); faults.WatchesSubmits()) [[unlikely]] {
     if (VkResult result = faults.OnSubmit(familyIndex_, index_, &submission.hangFault); result != VK_SUCCESS)
       return result;  // the triggering call returns the effect's error; nothing is submitted
+  }
+  if (FaultEngine& faults = device_.faults(); faults.WatchesCommands()) [[unlikely]] {
+    // "Host access to queue must be externally synchronized": the scanner needs no lock.
+    if (!commandFaults_) commandFaults_ = std::make_unique<CommandFaultScanner>(*this);
+    commandFaults_->Scan(submission);
   }
   return worker_->Enqueue(std::move(submission));
 }

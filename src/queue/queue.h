@@ -16,6 +16,7 @@
 namespace crashtest {
 
 CT_DEFINE_HANDLE(Queue, VkQueue, VK_OBJECT_TYPE_QUEUE);
+class CommandFaultScanner;
 class Device;
 class DeviceExecution;
 class QueueWorker;
@@ -54,6 +55,7 @@ class Queue : public DispatchableObject {
   float priority_;
   std::shared_ptr<DeviceExecution> execution_;
   std::unique_ptr<QueueWorker> worker_;
+  std::unique_ptr<CommandFaultScanner> commandFaults_;  // created at the first submit that needs it
   mutable std::mutex labelMutex_;
   std::vector<std::string> labelStack_;
   std::string lastInsertedLabel_;

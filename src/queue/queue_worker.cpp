@@ -78,7 +78,7 @@ void QueueWorker::Run() {
 }
 
 void QueueWorker::Process(Submission& submission) {
-  executor_.BeginSubmission(submission.serial);
+  executor_.BeginSubmission(submission.serial, submission.commandFaults);
   DeviceExecution& execution = queue_.execution();
   if (submission.hangFault != 0 && !execution.lost()) {
     // A planned hang: the queue makes no progress until the watchdog loses the device (or the device is
@@ -95,12 +95,14 @@ void QueueWorker::Process(Submission& submission) {
       if (live) live = wait.semaphore->WaitOnQueue(wait.value);
     // Once the device is lost the application, having seen VK_ERROR_DEVICE_LOST, may destroy what abandoned work
     // refers to: abandoned work touches none of its command buffers, semaphores or fences.
+    // Completion and signals check the loss under the execution lock (DeviceExecution::PublishUnlessLost): the
+    // application may destroy these objects as soon as it can see the loss.
     for (CommandBuffer* commandBuffer : batch.commandBuffers) {
       if (live) live = executor_.Execute(*commandBuffer);
-      if (!execution.lost()) commandBuffer->MarkCompleted();
+      execution.RunUnlessLost([commandBuffer] { commandBuffer->MarkCompleted(); });
     }
     for (const SemaphoreOperation& signal : batch.signals)
-      if (!execution.lost()) signal.semaphore->Signal(signal.value);
+      execution.PublishUnlessLost([&signal] { signal.semaphore->SignalLocked(signal.value); });
   }
   if (!live) CT_WARN("queue %u of family %u: submission %llu abandoned: the device is %s", queue_.index(),
                      queue_.familyIndex(), static_cast<unsigned long long>(submission.serial),

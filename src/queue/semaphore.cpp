@@ -36,8 +36,10 @@ void Semaphore::Destroy(Device& device, Semaphore* semaphore, const VkAllocation
 }
 
 void Semaphore::Signal(uint64_t value) {
-  execution_.Publish([&] { value_.store(timeline() ? value : 1, std::memory_order_release); });
+  execution_.Publish([&] { SignalLocked(value); });
 }
+
+void Semaphore::SignalLocked(uint64_t value) { value_.store(timeline() ? value : 1, std::memory_order_release); }
 
 bool Semaphore::WaitOnQueue(uint64_t value) {
   constexpr uint64_t kNoLimit = UINT64_MAX;

@@ -29,6 +29,8 @@ class Semaphore : public Object {
   uint64_t value() const { return value_.load(std::memory_order_acquire); }
   // Sets a timeline's counter to `value`, or signals a binary semaphore (value ignored).
   void Signal(uint64_t value);
+  // Signal with the device's execution lock already held (DeviceExecution::PublishUnlessLost).
+  void SignalLocked(uint64_t value);
   // Queue-side wait: until a timeline reaches `value`, or until a binary semaphore is signalled (then consumes
   // the signal). False only when the device is being destroyed.
   bool WaitOnQueue(uint64_t value);

@@ -1,5 +1,5 @@
 // Pipeline::Executables: the pipeline's executables for VK_KHR_pipeline_executable_properties, one per stage in
-// the order of the create info's stages.
+// the order of the create info's stages, each with the stage's required subgroup size if it has one.
 #include "pipeline/pipeline.h"
 #include "statistics/executable_builder.h"
 
@@ -10,7 +10,8 @@ std::span<const statistics::ExecutableInfo> Pipeline::Executables(const MachineM
     const statistics::CaptureFlags capture = statistics::CaptureFlagsFrom(flags_);
     executables_.reserve(stages_.size());
     for (const PipelineStage& stage : stages_)
-      executables_.push_back(statistics::DescribeExecutable(*stage.shader, model, stage.stage, capture));
+      executables_.push_back(
+          statistics::DescribeExecutable(*stage.shader, model, stage.stage, capture, stage.requiredSubgroupSize));
   });
   return executables_;
 }

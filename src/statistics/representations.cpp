@@ -83,10 +83,11 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
   Append(out, "; subgroups per core %" PRIu64 ", limited by %s (cap %u, register file %u per lane -> %" PRIu64,
          stats.subgroupsPerCore, OccupancyLimitName(stats.occupancyLimit), model.maxSubgroupsPerCore,
          model.registerFilePerLane,
-         stats.registersAllocated == 0 ? uint64_t{0} : model.registerFilePerLane / stats.registersAllocated);
+         stats.registersAllocated == 0 ? uint64_t{0}
+                                       : SubgroupsByRegisters(model, stats.registersAllocated, stats.subgroupSize));
   if (stats.workgroupMemoryBytes != 0)
-    Append(out, ", workgroup memory %" PRIu64 " of %u bytes per core", stats.workgroupMemoryBytes,
-           model.sharedMemoryPerCore);
+    Append(out, ", workgroup memory %" PRIu64 " of %u bytes per core, %" PRIu64 " subgroups per workgroup",
+           stats.workgroupMemoryBytes, model.sharedMemoryPerCore, stats.subgroupsPerWorkgroup);
   Append(out, "), subgroup size %u\n", stats.subgroupSize);
   Append(out, "; estimated cycles %" PRIu64 " (latencies: alu %u, transcendental %u, memory %u, shared %u, "
               "texture %u, branch %u, barrier %u, atomic %u; loops weighted by trip count)\n",

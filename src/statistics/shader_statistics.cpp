@@ -22,8 +22,13 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
     uint64_t blockCycles = 0;
     for (const ir::Instruction& inst : module.function.blocks[b].instructions) {
       InstructionCost cost = ClassifyInstruction(module, inst);
-      ++stats.instructions;
-      ++stats.instructionsByClass[static_cast<size_t>(cost.cls)];
+      // Machine instructions, as a GPU back end emits them: ALU work once per 32-bit component (the SIMT lanes
+      // are scalar: a vec4 add is four adds, a mat4 x vec4 sixteen multiply-adds), nothing for what it folds
+      // away (composites, phis, copies, variables, fall-through branches, descriptor bookkeeping).
+      const uint64_t machine = cost.latency == LatencyKind::Free ? 0 : cost.issues;
+      ++stats.irInstructions;
+      stats.instructions += machine;
+      stats.instructionsByClass[static_cast<size_t>(cost.cls)] += machine;
       if (inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch) ++stats.branches;
       blockCycles = SaturatingAdd(blockCycles, SaturatingMul(LatencyOf(model.latency, cost.latency), cost.issues));
     }
@@ -32,19 +37,29 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
   stats.estimatedCycles = cycles;
 }
 
+}  // namespace
+
+uint64_t SubgroupsByRegisters(const MachineModel& model, uint64_t registers, uint32_t subgroupSize) {
+  if (registers == 0 || subgroupSize == 0) return model.maxSubgroupsPerCore;
+  // The register file holds registerFilePerLane registers for each of maxSubgroupSize lanes; a subgroup of
+  // `subgroupSize` invocations takes `registers` of them per invocation (so wave32 fits twice the waves of
+  // wave64, as on RDNA).
+  return uint64_t{model.registerFilePerLane} * model.maxSubgroupSize / (registers * subgroupSize);
+}
+
+namespace {
+
 void ComputeOccupancy(const MachineModel& model, ShaderStatistics& stats) {
   uint64_t subgroups = model.maxSubgroupsPerCore;
   stats.occupancyLimit = OccupancyLimit::HardwareCap;
-  uint64_t byRegisters =
-      stats.registersAllocated == 0 ? subgroups : model.registerFilePerLane / stats.registersAllocated;
+  uint64_t byRegisters = SubgroupsByRegisters(model, stats.registersAllocated, stats.subgroupSize);
   if (byRegisters < subgroups) {
     subgroups = byRegisters;
     stats.occupancyLimit = OccupancyLimit::Registers;
   }
-  if (stats.workgroupMemoryBytes != 0 && stats.workgroupInvocations != 0 && stats.subgroupSize != 0) {
+  if (stats.workgroupMemoryBytes != 0 && stats.subgroupsPerWorkgroup != 0) {
     // Workgroups share a core's workgroup memory; each brings all its subgroups.
-    uint64_t subgroupsPerWorkgroup = (stats.workgroupInvocations + stats.subgroupSize - 1) / stats.subgroupSize;
-    uint64_t bySharedMemory = model.sharedMemoryPerCore / stats.workgroupMemoryBytes * subgroupsPerWorkgroup;
+    uint64_t bySharedMemory = model.sharedMemoryPerCore / stats.workgroupMemoryBytes * stats.subgroupsPerWorkgroup;
     if (bySharedMemory < subgroups) {
       subgroups = bySharedMemory;
       stats.occupancyLimit = OccupancyLimit::SharedMemory;
@@ -113,6 +128,8 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
     for (int i = 0; i < 3; ++i) stats.workgroupSize[i] = module.entryPoint.localSize[i];
     stats.workgroupInvocations =
         uint64_t{stats.workgroupSize[0]} * stats.workgroupSize[1] * stats.workgroupSize[2];
+    if (stats.subgroupSize != 0)
+      stats.subgroupsPerWorkgroup = (stats.workgroupInvocations + stats.subgroupSize - 1) / stats.subgroupSize;
   }
   ComputeOccupancy(model, stats);
   stats.codeSizeBytes = module.EncodedSizeBytes();

@@ -24,8 +24,9 @@ struct ShaderStatistics {
   VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
   uint32_t subgroupSize = 0;
 
-  uint64_t instructions = 0;
-  std::array<uint64_t, kInstructionClassCount> instructionsByClass{};  // indexed by InstructionClass
+  uint64_t instructions = 0;  // machine instructions: ALU per 32-bit component, folded instructions not counted
+  std::array<uint64_t, kInstructionClassCount> instructionsByClass{};  // indexed by InstructionClass; sum above
+  uint64_t irInstructions = 0;  // IR instructions after optimisation, one each
   uint64_t basicBlocks = 0;
   uint64_t loops = 0;
   uint64_t branches = 0;  // conditional branches and switches
@@ -41,6 +42,7 @@ struct ShaderStatistics {
   uint64_t workgroupMemoryBytes = 0;  // compute
   std::array<uint32_t, 3> workgroupSize{};  // compute: local size after specialisation
   uint64_t workgroupInvocations = 0;
+  uint64_t subgroupsPerWorkgroup = 0;  // compute: ceil(workgroupInvocations / subgroupSize)
 
   uint64_t subgroupsPerCore = 0;  // occupancy
   OccupancyLimit occupancyLimit = OccupancyLimit::HardwareCap;
@@ -52,10 +54,15 @@ struct ShaderStatistics {
   SpillResult spilling;  // where the spills and fills are, for the annotated IR listing
 };
 
-// `subgroupSize` 0 means the model's maxSubgroupSize (the size crashtest dispatches with by default).
+// `subgroupSize` 0 means the model's maxSubgroupSize (the size crashtest dispatches with by default); a smaller
+// one (a stage's required subgroup size) fits more subgroups into the register file and splits a workgroup into
+// more subgroups.
 ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const MachineModel& model,
                                    VkShaderStageFlagBits stage, uint32_t subgroupSize = 0);
 
 uint64_t InstructionsOfClass(const ShaderStatistics& stats, InstructionClass cls);
+
+// Subgroups of `subgroupSize` invocations needing `registers` each that the model's register file holds.
+uint64_t SubgroupsByRegisters(const MachineModel& model, uint64_t registers, uint32_t subgroupSize);
 
 }  // namespace crashtest::statistics

@@ -9,20 +9,24 @@ constexpr auto kBool = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR;
 // The order here is the report order; append new statistics at the end of their group only.
 constexpr StatisticDescriptor kStatistics[] = {
     {"instructions", "Instructions",
-     "Instructions in crashtest's IR after optimisation: the sum of the five classes below", kU64, Better::Lower,
-     false},
+     "Machine instructions estimated from the optimised IR (ALU work per 32-bit component, folded instructions "
+     "not counted): the sum of the five classes below",
+     kU64, Better::Lower, false},
     {"aluInstructions", "ALU instructions",
-     "Arithmetic, logic, conversion, composite, address, derivative and subgroup instructions", kU64,
+     "Arithmetic, logic, conversion, address, derivative and subgroup operations, per 32-bit component", kU64,
      Better::Lower, false},
     {"memoryInstructions", "Memory instructions",
-     "Loads, stores, copies and variables in every storage class except images; vertex emission", kU64,
-     Better::Lower, false},
+     "Loads, stores and copies in every storage class except images; vertex emission", kU64, Better::Lower,
+     false},
     {"textureInstructions", "Texture instructions",
      "Image sample, fetch, gather, read, write and query instructions", kU64, Better::Lower, false},
     {"controlFlowInstructions", "Control-flow instructions",
-     "Branches, switches, returns, kills and demotes", kU64, Better::Lower, false},
+     "Conditional branches, switches, kills and demotes", kU64, Better::Lower, false},
     {"barrierAtomicInstructions", "Barrier and atomic instructions",
      "Control and memory barriers and atomic operations", kU64, Better::Lower, false},
+    {"irInstructions", "IR instructions",
+     "Instructions in crashtest's IR after optimisation, one each (phis and terminators included)", kU64,
+     Better::Lower, false},
     {"basicBlocks", "Basic blocks", "Basic blocks of the optimised shader body (every function inlined)", kU64,
      Better::Neither, false},
     {"loops", "Loops", "Natural loops (back edges to a dominating header), nested loops counted separately", kU64,
@@ -50,6 +54,9 @@ constexpr StatisticDescriptor kStatistics[] = {
      kU64, Better::Lower, true},
     {"workgroupSize", "Workgroup size", "Invocations per workgroup (local size x * y * z)", kU64, Better::Neither,
      true},
+    {"subgroupsPerWorkgroup", "Subgroups per workgroup",
+     "Subgroups one workgroup is split into: workgroup size divided by the subgroup size, rounded up", kU64,
+     Better::Neither, true},
     {"subgroupsPerCore", "Subgroups per core",
      "Occupancy: subgroups resident per core, limited by registers, workgroup memory and the hardware cap", kU64,
      Better::Higher, false},
@@ -70,6 +77,7 @@ uint64_t ValueOf(std::string_view key, const ShaderStatistics& s) {
   if (key == "textureInstructions") return InstructionsOfClass(s, InstructionClass::Texture);
   if (key == "controlFlowInstructions") return InstructionsOfClass(s, InstructionClass::ControlFlow);
   if (key == "barrierAtomicInstructions") return InstructionsOfClass(s, InstructionClass::BarrierAtomic);
+  if (key == "irInstructions") return s.irInstructions;
   if (key == "basicBlocks") return s.basicBlocks;
   if (key == "loops") return s.loops;
   if (key == "branches") return s.branches;
@@ -81,6 +89,7 @@ uint64_t ValueOf(std::string_view key, const ShaderStatistics& s) {
   if (key == "scratchSize") return s.scratchBytes;
   if (key == "workgroupMemorySize") return s.workgroupMemoryBytes;
   if (key == "workgroupSize") return s.workgroupInvocations;
+  if (key == "subgroupsPerWorkgroup") return s.subgroupsPerWorkgroup;
   if (key == "subgroupsPerCore") return s.subgroupsPerCore;
   if (key == "estimatedCycles") return s.estimatedCycles;
   if (key == "codeSize") return s.codeSizeBytes;

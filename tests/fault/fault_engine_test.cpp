@@ -39,7 +39,10 @@ TEST(FaultEngine, ThirdSubmitLosesTheDevice) {
   FaultEngine::Setup setup;
   setup.faults.push_back(Fault("third", FaultTriggerKind::Submit, FaultEffect::DeviceLost, 3));
   int lostCalls = 0;
-  setup.onLost = [&] { ++lostCalls; };
+  setup.onLost = [&](const std::function<void()>& publish) {
+    publish();
+    ++lostCalls;
+  };
   FaultEngine engine(std::move(setup));
   ASSERT_TRUE(engine.WatchesSubmits());
   uint32_t hang = 0;
@@ -60,6 +63,64 @@ TEST(FaultEngine, ThirdSubmitLosesTheDevice) {
   EXPECT_NE(std::strstr(reports[0].description, "submit 3"), nullptr) << reports[0].description;
   ASSERT_NE(engine.loss(), nullptr);
   EXPECT_EQ(engine.loss()->reports.size(), 1u);
+}
+
+TEST(FaultEngine, CommandTriggersFilterByKindQueuePipelineAndHash) {
+  FaultEngine::Setup setup;
+  PlannedFault byName = Fault("by-name", FaultTriggerKind::Draw, FaultEffect::Masked, 2);
+  byName.when.pipelineName = "Shadow";
+  PlannedFault byHash = Fault("by-hash", FaultTriggerKind::Dispatch, FaultEffect::DeviceLost, 1);
+  byHash.when.shaderHash = 0xabcdull;
+  byHash.when.queue = FaultQueueSelector{0, 1};
+  PlannedFault label = Fault("label", FaultTriggerKind::Label, FaultEffect::Masked);
+  label.when.name = "Pass";
+  setup.faults = {byName, byHash, label};
+  FaultEngine engine(std::move(setup));
+  EXPECT_TRUE(engine.WatchesCommands());
+  EXPECT_TRUE(engine.WantsPipelineIdentity());
+  EXPECT_TRUE(engine.WatchesLabels()) << "queue labels still count";
+  EXPECT_FALSE(engine.WatchesSubmits());
+
+  std::vector<uint32_t> fired;
+  std::string match;
+  const uint64_t hashes[] = {0x1234ull, 0xabcdull};
+  CommandEvent draw{FaultTriggerKind::Draw, 0, 0, {}, "Shadow", {}};
+  CommandEvent otherDraw{FaultTriggerKind::Draw, 0, 0, {}, "Opaque", {}};
+  engine.OnCommand(draw, &fired, &match);
+  engine.OnCommand(otherDraw, &fired, &match);
+  EXPECT_TRUE(fired.empty()) << "the first Shadow draw, then a draw of another pipeline";
+  engine.OnCommand(draw, &fired, &match);
+  ASSERT_EQ(fired, std::vector<uint32_t>{1});
+  EXPECT_EQ(match, "draw 2 of pipeline \"Shadow\"");
+
+  fired.clear();
+  CommandEvent dispatchQueue0{FaultTriggerKind::Dispatch, 0, 0, {}, "", hashes};
+  CommandEvent dispatchNoHash{FaultTriggerKind::Dispatch, 0, 1, {}, "", {}};
+  CommandEvent dispatchQueue1{FaultTriggerKind::Dispatch, 0, 1, {}, "", hashes};
+  engine.OnCommand(dispatchQueue0, &fired, &match);
+  engine.OnCommand(dispatchNoHash, &fired, &match);
+  EXPECT_TRUE(fired.empty()) << "another queue, then a pipeline without the hash";
+  engine.OnCommand(dispatchQueue1, &fired, &match);
+  ASSERT_EQ(fired, std::vector<uint32_t>{2});
+  EXPECT_NE(match.find("shader hash 0x000000000000abcd"), std::string::npos) << match;
+
+  fired.clear();
+  CommandEvent otherLabel{FaultTriggerKind::Label, 0, 0, "Other", {}, {}};
+  CommandEvent passLabel{FaultTriggerKind::Label, 0, 0, "Pass", {}, {}};
+  engine.OnCommand(otherLabel, &fired, &match);
+  engine.OnCommand(passLabel, &fired, &match);
+  ASSERT_EQ(fired, std::vector<uint32_t>{3});
+  fired.clear();
+  engine.OnCommand(passLabel, &fired, &match);
+  EXPECT_TRUE(fired.empty()) << "fires once without repeat";
+
+  // Firing: masked continues, device-lost stops; nothing fires on a lost device.
+  EXPECT_EQ(engine.FireAtCommand(1, "at draw 2"), CommandFaultOutcome::Continue);
+  EXPECT_FALSE(engine.lost());
+  EXPECT_EQ(engine.FireAtCommand(2, "at dispatch 1"), CommandFaultOutcome::Stop);
+  EXPECT_TRUE(engine.lost());
+  EXPECT_EQ(engine.FireAtCommand(3, "at label"), CommandFaultOutcome::Stop);
+  EXPECT_EQ(engine.firedCount(), 2u);
 }
 
 TEST(FaultEngine, PerQueueSubmitCountsOnlyThatQueue) {
@@ -240,7 +301,10 @@ TEST(FaultEngine, HangThenWatchdogLosesTheDevice) {
   f.watchdogMs = 20;
   setup.faults.push_back(f);
   std::atomic<int> lostCalls{0};
-  setup.onLost = [&] { ++lostCalls; };
+  setup.onLost = [&](const std::function<void()>& publish) {
+    publish();
+    ++lostCalls;
+  };
   FaultEngine engine(std::move(setup));
   engine.Start();
   uint32_t hang = 0;

@@ -8,6 +8,8 @@
 #include <crashtest/crashtest.h>
 #include <crashtest/vulkan_compat.h>
 
+#include "fault_loader_fixture.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,148 +23,7 @@
 
 namespace {
 
-// Writes `json` to a temporary configuration file and points CRASHTEST_CONFIG at it while alive.
-class TempConfig {
- public:
-  explicit TempConfig(const std::string& json) {
-    char name[] = "/tmp/crashtest-fault-config-XXXXXX";
-    int fd = mkstemp(name);
-    if (fd >= 0) close(fd);
-    path_ = name;
-    std::ofstream(path_) << json;
-    setenv("CRASHTEST_CONFIG", path_.c_str(), 1);
-  }
-  ~TempConfig() {
-    unsetenv("CRASHTEST_CONFIG");
-    std::remove(path_.c_str());
-  }
-
- private:
-  std::string path_;
-};
-
-VkInstance MakeInstance(VkResult* result = nullptr) {
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "fault-tests";
-  app.pEngineName = "gtest";
-  app.apiVersion = VK_API_VERSION_1_3;
-  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  info.pApplicationInfo = &app;
-  VkInstance instance = VK_NULL_HANDLE;
-  VkResult r = vkCreateInstance(&info, nullptr, &instance);
-  if (result != nullptr) *result = r;
-  return r == VK_SUCCESS ? instance : VK_NULL_HANDLE;
-}
-
-// One logical device with every queue of family 0, timeline semaphores when reported, and (optionally) the
-// VK_KHR_device_fault features chained.
-struct TestDevice {
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkDevice device = VK_NULL_HANDLE;
-  std::vector<VkQueue> queues;
-  bool timeline = false;
-  VkPhysicalDeviceMemoryProperties memory{};
-
-  TestDevice(VkPhysicalDevice gpu, const VkPhysicalDeviceFaultFeaturesKHR* faultFeatures = nullptr) : physical(gpu) {
-    uint32_t familyCount = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nullptr);
-    std::vector<VkQueueFamilyProperties> families(familyCount);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, families.data());
-    vkGetPhysicalDeviceMemoryProperties(physical, &memory);
-    VkPhysicalDeviceTimelineSemaphoreFeatures timelineFeatures{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &timelineFeatures};
-    vkGetPhysicalDeviceFeatures2(physical, &features);
-    VkPhysicalDeviceProperties properties{};
-    vkGetPhysicalDeviceProperties(physical, &properties);
-    // vkWaitSemaphores / vkGetSemaphoreCounterValue are core 1.2 commands: only on a 1.2 device.
-    timeline = timelineFeatures.timelineSemaphore == VK_TRUE && properties.apiVersion >= VK_API_VERSION_1_2;
-    VkPhysicalDeviceFaultFeaturesKHR fault{};
-    if (faultFeatures != nullptr) {
-      fault = *faultFeatures;
-      fault.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_KHR;
-      fault.pNext = nullptr;
-      timelineFeatures.pNext = &fault;
-    }
-    std::vector<float> priorities(families[0].queueCount, 1.0f);
-    VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queueInfo.queueFamilyIndex = 0;
-    queueInfo.queueCount = families[0].queueCount;
-    queueInfo.pQueuePriorities = priorities.data();
-    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
-    info.queueCreateInfoCount = 1;
-    info.pQueueCreateInfos = &queueInfo;
-    timelineFeatures.timelineSemaphore = timeline ? VK_TRUE : VK_FALSE;
-    features.features = {};
-    EXPECT_EQ(vkCreateDevice(physical, &info, nullptr, &device), VK_SUCCESS);
-    for (uint32_t i = 0; i < queueInfo.queueCount; ++i) {
-      VkQueue queue = VK_NULL_HANDLE;
-      vkGetDeviceQueue(device, 0, i, &queue);
-      queues.push_back(queue);
-    }
-  }
-  ~TestDevice() {
-    if (device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
-  }
-
-  VkFence Fence(bool signaled = false) const {
-    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (signaled) info.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-    VkFence fence = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateFence(device, &info, nullptr, &fence), VK_SUCCESS);
-    return fence;
-  }
-  VkSemaphore Semaphore(bool isTimeline) const {
-    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = isTimeline ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY;
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
-    VkSemaphore semaphore = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateSemaphore(device, &info, nullptr, &semaphore), VK_SUCCESS);
-    return semaphore;
-  }
-  VkResult Submit(uint32_t queue, VkFence fence = VK_NULL_HANDLE, const VkSemaphore* wait = nullptr) const {
-    VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-    if (wait != nullptr) {
-      info.waitSemaphoreCount = 1;
-      info.pWaitSemaphores = wait;
-      info.pWaitDstStageMask = &stage;
-    }
-    return vkQueueSubmit(queues[queue], 1, &info, fence);
-  }
-  VkResult Allocate(VkDeviceSize size, VkDeviceMemory* out) const {
-    VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    info.allocationSize = size;
-    info.memoryTypeIndex = HostVisibleType();
-    return vkAllocateMemory(device, &info, nullptr, out);
-  }
-  uint32_t HostVisibleType() const {
-    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-      if (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) return i;
-    return 0;
-  }
-};
-
-class FaultLoaderTest : public ::testing::Test {
- protected:
-  // Creates the instance from a configuration whose "faults" member is `faults`.
-  void Start(const std::string& faults, const std::string& devices = R"(["builtin:default"])") {
-    config_ = std::make_unique<TempConfig>("{\"devices\": " + devices + ", \"faults\": " + faults + "}");
-    instance_ = MakeInstance();
-    ASSERT_NE(instance_, VK_NULL_HANDLE);
-    uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
-    gpus_.resize(count);
-    vkEnumeratePhysicalDevices(instance_, &count, gpus_.data());
-    ASSERT_FALSE(gpus_.empty());
-  }
-  void TearDown() override {
-    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
-  }
-  std::unique_ptr<TempConfig> config_;
-  VkInstance instance_ = VK_NULL_HANDLE;
-  std::vector<VkPhysicalDevice> gpus_;
-};
+using namespace crashtest::test;
 
 TEST_F(FaultLoaderTest, ThirdSubmitLosesTheDeviceAndEveryCommandSaysSo) {
   Start(R"([{"id": "third", "when": {"submit": 3}, "effect": "device-lost"}])");
@@ -492,7 +353,36 @@ TEST_F(FaultLoaderTest, FaultFeaturesAndPropertiesAreAnsweredWhenChained) {
   VkPhysicalDeviceFaultPropertiesKHR properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_PROPERTIES_KHR};
   VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &properties};
   vkGetPhysicalDeviceProperties2(gpus_[0], &properties2);
-  EXPECT_GE(properties.maxDeviceFaultCount, 1u);
+  EXPECT_EQ(properties.maxDeviceFaultCount, 1024u) << "the default";
+}
+
+TEST_F(FaultLoaderTest, MaxDeviceFaultCountFromTheProfileSizesTheRing) {
+  Start("[]", R"([")" CRASHTEST_FAULT_DATA_DIR R"(/small-fault-ring.json"])");
+  VkPhysicalDeviceFaultPropertiesKHR properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_PROPERTIES_KHR};
+  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &properties};
+  vkGetPhysicalDeviceProperties2(gpus_[0], &properties2);
+  ASSERT_EQ(properties.maxDeviceFaultCount, 4u);
+
+  VkPhysicalDeviceFaultFeaturesKHR features{};
+  features.deviceFault = VK_TRUE;
+  features.deviceFaultReportMasked = VK_TRUE;
+  TestDevice d(gpus_[0], &features, {VK_KHR_DEVICE_FAULT_EXTENSION_NAME});
+  auto inject = reinterpret_cast<PFN_crashtestInjectFault>(vkGetDeviceProcAddr(d.device, CRASHTEST_INJECT_FAULT_NAME));
+  auto reports = reinterpret_cast<PFN_vkGetDeviceFaultReportsKHR>(
+      vkGetDeviceProcAddr(d.device, "vkGetDeviceFaultReportsKHR"));
+  ASSERT_TRUE(inject && reports);
+  for (int i = 0; i < 6; ++i) {
+    const std::string fault = R"({"id": "m)" + std::to_string(i) + R"(", "effect": "masked"})";
+    ASSERT_EQ(inject(d.device, fault.c_str()), VK_SUCCESS);
+  }
+  // Six reports into a ring of four: the two oldest are gone, and the first one read says so.
+  std::vector<VkDeviceFaultInfoKHR> infos(8, VkDeviceFaultInfoKHR{VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_KHR});
+  uint32_t count = static_cast<uint32_t>(infos.size());
+  ASSERT_EQ(reports(d.device, 0, &count, infos.data()), VK_SUCCESS);
+  ASSERT_EQ(count, 4u);
+  EXPECT_NE(infos[0].flags & VK_DEVICE_FAULT_FLAG_OVERFLOW_BIT_KHR, 0u);
+  EXPECT_NE(std::string(infos[0].description).find("\"m2\""), std::string::npos) << infos[0].description;
+  EXPECT_NE(std::string(infos[3].description).find("\"m5\""), std::string::npos) << infos[3].description;
 }
 
 }  // namespace

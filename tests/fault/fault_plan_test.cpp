@@ -96,6 +96,28 @@ TEST(FaultPlan, ReadsEveryTriggerAndEffect) {
   EXPECT_EQ(r.plan.ForDevice(1).size(), 5u);
 }
 
+TEST(FaultPlan, ReadsDispatchAndDrawTriggers) {
+  Read r = ReadPlan(R"([
+    {"id": "a", "when": {"dispatch": 3}, "effect": "device-lost"},
+    {"id": "b", "when": {"draw": 2, "pipeline": "GBuffer", "queue": {"family": 0, "index": 1}}, "effect": "hang"},
+    {"id": "c", "when": {"dispatch": 1, "shaderHash": "0x00ff00ff00ff00ff"}, "effect": "masked", "repeat": true}])");
+  ASSERT_TRUE(r.ok) << r.Messages();
+  ASSERT_EQ(r.plan.faults.size(), 3u);
+  EXPECT_EQ(r.plan.faults[0].when.kind, FaultTriggerKind::Dispatch);
+  EXPECT_EQ(r.plan.faults[0].when.count, 3u);
+  EXPECT_TRUE(r.plan.faults[0].when.pipelineName.empty());
+  EXPECT_FALSE(r.plan.faults[0].when.shaderHash.has_value());
+  EXPECT_EQ(r.plan.faults[1].when.kind, FaultTriggerKind::Draw);
+  EXPECT_EQ(r.plan.faults[1].when.pipelineName, "GBuffer");
+  ASSERT_TRUE(r.plan.faults[1].when.queue.has_value());
+  EXPECT_EQ(r.plan.faults[1].when.queue->index, 1u);
+  EXPECT_EQ(r.plan.faults[1].effect, FaultEffect::Hang);
+  ASSERT_TRUE(r.plan.faults[2].when.shaderHash.has_value());
+  EXPECT_EQ(*r.plan.faults[2].when.shaderHash, 0x00ff00ff00ff00ffull);
+  EXPECT_TRUE(IsCommandTrigger(r.plan.faults[2].when.kind));
+  EXPECT_FALSE(IsCommandTrigger(FaultTriggerKind::Submit));
+}
+
 TEST(FaultPlan, ForDeviceSelectsByIndex) {
   Read r = ReadPlan(R"([{"id": "a", "device": 0, "when": {"submit": 1}, "effect": "device-lost"},
                         {"id": "b", "device": 1, "when": {"submit": 1}, "effect": "device-lost"},
@@ -139,11 +161,11 @@ const BadPlan kBadPlans[] = {
     {"DeviceOutOfRange", R"([{"id": "a", "device": 2, "when": {"submit": 1}, "effect": "device-lost"}])",
      "plan.json: faults[0].device: expected the index of a configured device (0 to 1), got 2"},
     {"WhenNotObject", R"([{"id": "a", "when": 3, "effect": "device-lost"}])",
-     "plan.json: faults[0].when: expected a trigger object with one of \"submit\", \"label\", \"allocation\", "
-     "\"allocationAbove\", \"afterMs\", \"random\", got 3"},
+     "plan.json: faults[0].when: expected a trigger object with one of \"submit\", \"dispatch\", \"draw\", "
+     "\"label\", \"allocation\", \"allocationAbove\", \"afterMs\", \"random\", got 3"},
     {"NoTrigger", R"([{"id": "a", "when": {}, "effect": "device-lost"}])",
-     "plan.json: faults[0].when: expected exactly one trigger: \"submit\", \"label\", \"allocation\", "
-     "\"allocationAbove\", \"afterMs\", \"random\""},
+     "plan.json: faults[0].when: expected exactly one trigger: \"submit\", \"dispatch\", \"draw\", \"label\", "
+     "\"allocation\", \"allocationAbove\", \"afterMs\", \"random\""},
     {"TwoTriggers", R"([{"id": "a", "when": {"submit": 1, "allocation": 2}, "effect": "device-lost"}])",
      "plan.json: faults[0].when: expected exactly one trigger, got 2 (a fault has one trigger; write several faults "
      "for several triggers)"},
@@ -152,18 +174,32 @@ const BadPlan kBadPlans[] = {
     {"SubmitString", R"([{"id": "a", "when": {"submit": "3"}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.submit: expected an integer of at least 1, got \"3\""},
     {"UnknownTrigger", R"([{"id": "a", "when": {"submitt": 1}, "effect": "device-lost"}])",
-     "plan.json: faults[0].when.submitt: unknown member (expected \"submit\", \"queue\", \"label\", \"allocation\", "
-     "\"allocationAbove\", \"afterMs\", \"random\", \"seed\") (did you mean \"submit\"?)"},
-    {"DispatchNotYet", R"([{"id": "a", "when": {"dispatch": 2}, "effect": "device-lost"}])",
-     "plan.json: faults[0].when.dispatch: the \"dispatch\" trigger is not implemented yet (use \"submit\", \"label\", "
-     "\"allocation\", \"allocationAbove\", \"afterMs\" or \"random\")"},
+     "plan.json: faults[0].when.submitt: unknown member (expected \"submit\", \"dispatch\", \"draw\", \"queue\", "
+     "\"pipeline\", \"shaderHash\", \"label\", \"allocation\", \"allocationAbove\", \"afterMs\", \"random\", "
+     "\"seed\") (did you mean \"submit\"?)"},
+    {"DispatchZero", R"([{"id": "a", "when": {"dispatch": 0}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.dispatch: expected an integer of at least 1, got 0"},
+    {"PipelineWithoutWork", R"([{"id": "a", "when": {"submit": 1, "pipeline": "p"}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.pipeline: \"pipeline\" applies to the \"dispatch\" and \"draw\" triggers only"},
+    {"EmptyPipelineName", R"([{"id": "a", "when": {"draw": 1, "pipeline": ""}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.pipeline: expected a non-empty string, got \"\""},
+    {"ShaderHashWithoutWork", R"([{"id": "a", "when": {"label": "x", "shaderHash": 5}, "effect": "masked"}])",
+     "plan.json: faults[0].when.shaderHash: \"shaderHash\" applies to the \"dispatch\" and \"draw\" triggers only"},
+    {"ShaderHashNotHex", R"([{"id": "a", "when": {"dispatch": 1, "shaderHash": "0xZZ"}, "effect": "masked"}])",
+     "plan.json: faults[0].when.shaderHash: expected a 64-bit address as an integer or a string such as "
+     "\"0x7f00\", got \"0xZZ\""},
+    {"OomOnDispatch", R"([{"id": "a", "when": {"dispatch": 1}, "effect": "out-of-device-memory"}])",
+     "plan.json: faults[0].effect: \"out-of-device-memory\" is returned by the triggering call, so it needs a "
+     "\"submit\", \"random\", \"allocation\" or \"allocationAbove\" trigger, not \"dispatch\" (work on the "
+     "queue fails by losing the device, not with an error code)"},
     {"QueueNotObject", R"([{"id": "a", "when": {"submit": 1, "queue": 0}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.queue: expected {\"family\": F, \"index\": I}, got 0"},
     {"QueueBadMember", R"([{"id": "a", "when": {"submit": 1, "queue": {"familly": 0}}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.queue.familly: unknown member (expected \"family\", \"index\") (did you mean "
      "\"family\"?)"},
     {"QueueWithoutSubmit", R"([{"id": "a", "when": {"allocation": 1, "queue": {"family": 0}}, "effect": "device-lost"}])",
-     "plan.json: faults[0].when.queue: \"queue\" applies to the \"submit\" trigger only"},
+     "plan.json: faults[0].when.queue: \"queue\" applies to the \"submit\", \"dispatch\" and \"draw\" triggers "
+     "only"},
     {"SeedWithoutRandom", R"([{"id": "a", "when": {"submit": 1, "seed": 3}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.seed: \"seed\" applies to the \"random\" trigger only"},
     {"RandomZero", R"([{"id": "a", "when": {"random": 0}, "effect": "masked"}])",
@@ -184,8 +220,8 @@ const BadPlan kBadPlans[] = {
      "plan.json: faults[0].effect: \"out-of-host-memory\" is returned by the triggering call, so it needs a "
      "\"submit\", \"random\", \"allocation\" or \"allocationAbove\" trigger, not \"label\""},
     {"HangOnAllocation", R"([{"id": "a", "when": {"allocation": 1}, "effect": "hang"}])",
-     "plan.json: faults[0].effect: \"hang\" stops a queue, so it needs a \"submit\" or \"random\" trigger, not "
-     "\"allocation\""},
+     "plan.json: faults[0].effect: \"hang\" stops a queue, so it needs a \"submit\", \"random\", \"dispatch\" or "
+     "\"draw\" trigger, not \"allocation\""},
     {"WatchdogWithoutHang", R"([{"id": "a", "when": {"submit": 1}, "effect": "device-lost", "watchdogMs": 10}])",
      "plan.json: faults[0].watchdogMs: \"watchdogMs\" applies to the \"hang\" effect only"},
     {"WatchdogZero", R"([{"id": "a", "when": {"submit": 1}, "effect": "hang", "watchdogMs": 0}])",

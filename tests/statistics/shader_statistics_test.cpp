@@ -215,7 +215,10 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
     uint64_t sum = 0;
     for (uint64_t n : s.instructionsByClass) sum += n;
     EXPECT_EQ(sum, s.instructions);
-    EXPECT_EQ(s.instructions, compiled.module.InstructionCount());
+    EXPECT_EQ(s.irInstructions, compiled.module.InstructionCount());
+    // Every conditional branch and switch is a machine instruction; fall-through branches and returns are not.
+    EXPECT_GE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.branches);
+    EXPECT_LE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.irInstructions);
     EXPECT_EQ(s.codeSizeBytes, compiled.module.EncodedSizeBytes());
     EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
     EXPECT_EQ(s.budgetExceeded, s.registerDemand > model.registerBudget);

@@ -23,6 +23,18 @@ enum class OptimizationRecipe {
 
 const char* RecipeName(OptimizationRecipe recipe);
 
+// What a module holds that decides whether a group of passes has anything to do. Passes that would find nothing
+// are not registered: SPIRV-Tools builds its analyses (def-use, CFG, types, constants) per pass even when the pass
+// changes nothing, which is most of the optimiser's time on small shaders.
+struct ModuleContents {
+  bool specConstants = false;     // OpSpecConstant*
+  bool functionCalls = false;     // OpFunctionCall
+  bool privateVariables = false;  // OpVariable Private
+  bool functionVariables = false; // OpVariable Function
+  static ModuleContents Everything() { return {true, true, true, true}; }
+};
+ModuleContents ScanModuleContents(std::span<const uint32_t> words);
+
 // Applies `specialization`, freezes the remaining spec constants at their defaults, and runs the recipe.
 // The input must be valid (validation is not repeated). Returns false with `message` on failure.
 bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,

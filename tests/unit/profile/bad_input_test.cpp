@@ -74,6 +74,8 @@ const InlineCase kInlineCases[] = {
      "inline.json: crashtest.timestamps.clock: expected \"monotonic\" or \"simulated\", got \"gpu\""},
     {"timestamp cost", nullptr,
      "inline.json: crashtest.timestamps.commandNanoseconds: expected an unsigned integer (nanoseconds), got -5"},
+    {"fault ring size", nullptr,
+     "inline.json: crashtest.deviceFault.maxDeviceFaultCount: expected an integer from 1 to 1048576, got 0"},
     {"malformed JSON", "{\n  \"capabilities\": {\n    \"a\": {},\n  }\n}",
      "inline.json:4:3: invalid JSON: syntax error while parsing object key - unexpected '}'; expected string literal"},
 };
@@ -100,6 +102,8 @@ std::string CaseText(const InlineCase& c) {
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"timestamps": {"clock": "gpu"}})");
   if (what == "timestamp cost")
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"timestamps": {"commandNanoseconds": -5}})");
+  if (what == "fault ring size")
+    return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"deviceFault": {"maxDeviceFaultCount": 0}})");
   if (what == "conformance version")
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"identity": {"conformanceVersion": "1.3"}})");
   return "";
