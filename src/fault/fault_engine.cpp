@@ -224,18 +224,19 @@ void FaultEngine::OnLabel(const char* name) {
   }
 }
 
-void FaultEngine::OnCommand(const CommandEvent& event, std::vector<uint32_t>* fired, std::string* description) {
+void FaultEngine::OnCommand(const CommandEvent& event, std::vector<CommandMatch>* fired) {
   std::lock_guard lock(mutex_);
   if (loss_) return;  // the submission is abandoned anyway
   for (size_t i = 0; i < armed_.size(); ++i) {
     Armed& armed = armed_[i];
     const FaultTrigger& when = armed.fault.when;
     if (when.kind != event.kind || armed.done) continue;
+    std::string description;
     if (when.kind == FaultTriggerKind::Label) {
       if (when.name != event.label) continue;
       ++armed.matches;
       if (!armed.fault.repeat) armed.done = true;
-      *description = "entering the label region \"" + when.name + "\" in a command buffer";
+      description = "entering the label region \"" + when.name + "\" in a command buffer";
     } else {
       if (when.queue && (when.queue->family != event.family || when.queue->index != event.index)) continue;
       if (!when.pipelineName.empty() && when.pipelineName != event.pipelineName) continue;
@@ -243,17 +244,15 @@ void FaultEngine::OnCommand(const CommandEvent& event, std::vector<uint32_t>* fi
                                  event.shaderHashes.end())
         continue;
       if (!Matches(armed)) continue;
-      *description = std::string(FaultTriggerName(when.kind)) + " " + std::to_string(armed.matches);
-      if (!when.pipelineName.empty() || when.shaderHash) {
-        *description += " of pipeline \"" + std::string(event.pipelineName) + "\"";
-        if (when.shaderHash) {
-          char hash[32];
-          std::snprintf(hash, sizeof(hash), "0x%016" PRIx64, *when.shaderHash);
-          *description += std::string(" (shader hash ") + hash + ")";
-        }
+      description = std::string(FaultTriggerName(when.kind)) + " " + std::to_string(armed.matches);
+      if (!event.pipelineName.empty()) description += " of pipeline \"" + std::string(event.pipelineName) + "\"";
+      if (when.shaderHash) {
+        char hash[40];
+        std::snprintf(hash, sizeof(hash), " (shader hash 0x%016" PRIx64 ")", *when.shaderHash);
+        description += hash;
       }
     }
-    fired->push_back(static_cast<uint32_t>(i + 1));
+    fired->push_back({static_cast<uint32_t>(i + 1), std::move(description)});
   }
 }
 

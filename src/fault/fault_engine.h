@@ -125,8 +125,12 @@ class FaultEngine {
   // One dispatch, draw or command-buffer label of a submitted command buffer, counted at vkQueueSubmit in
   // submission order (so runs are deterministic whatever the queues' timing), called only when WatchesCommands().
   // Appends 1 + the index of every fault whose trigger fires at this command to *fired (what the queue then
-  // passes to FireAtCommand); *description says which match it was ("dispatch 3").
-  void OnCommand(const CommandEvent& event, std::vector<uint32_t>* fired, std::string* description);
+  // passes to FireAtCommand) with which match it was ("dispatch 3 of pipeline \"Blur\"").
+  struct CommandMatch {
+    uint32_t fault;
+    std::string match;
+  };
+  void OnCommand(const CommandEvent& event, std::vector<CommandMatch>* fired);
   // A queue reached the command at which fault `fault` (as OnCommand gave it) fires; `context` says where.
   CommandFaultOutcome FireAtCommand(uint32_t fault, const std::string& context);
   // A queue's worker reached the submission of hang fault `hangFault` (as OnSubmit gave it): the queue stops

@@ -28,8 +28,7 @@ struct CommandFaultScanner::Walk {
   uint32_t point = 0;
   VkPipeline compute = VK_NULL_HANDLE;
   VkPipeline graphics = VK_NULL_HANDLE;
-  std::vector<uint32_t> fired;
-  std::string match;
+  std::vector<FaultEngine::CommandMatch> fired;
 
   void Stream(const CommandArena& stream) {
     ForEachRecord(stream, [&](const CommandHeader& header, const void* record) { Record(header.op, record); });
@@ -72,8 +71,8 @@ struct CommandFaultScanner::Walk {
       }
     }
     fired.clear();
-    engine.OnCommand(event, &fired, &match);
-    for (uint32_t fault : fired) submission.commandFaults.push_back({point, fault, match});
+    engine.OnCommand(event, &fired);
+    for (FaultEngine::CommandMatch& m : fired) submission.commandFaults.push_back({point, m.fault, std::move(m.match)});
     ++point;
   }
 };

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -81,38 +82,35 @@ TEST(FaultEngine, CommandTriggersFilterByKindQueuePipelineAndHash) {
   EXPECT_TRUE(engine.WatchesLabels()) << "queue labels still count";
   EXPECT_FALSE(engine.WatchesSubmits());
 
-  std::vector<uint32_t> fired;
-  std::string match;
+  std::vector<FaultEngine::CommandMatch> fired;
+  // The faults that fire at `event`, as "index:match" strings.
+  auto fire = [&](const CommandEvent& event) {
+    fired.clear();
+    engine.OnCommand(event, &fired);
+    std::vector<std::string> out;
+    for (const auto& m : fired) out.push_back(std::to_string(m.fault) + ":" + m.match);
+    return out;
+  };
+  using Fired = std::vector<std::string>;
   const uint64_t hashes[] = {0x1234ull, 0xabcdull};
   CommandEvent draw{FaultTriggerKind::Draw, 0, 0, {}, "Shadow", {}};
   CommandEvent otherDraw{FaultTriggerKind::Draw, 0, 0, {}, "Opaque", {}};
-  engine.OnCommand(draw, &fired, &match);
-  engine.OnCommand(otherDraw, &fired, &match);
-  EXPECT_TRUE(fired.empty()) << "the first Shadow draw, then a draw of another pipeline";
-  engine.OnCommand(draw, &fired, &match);
-  ASSERT_EQ(fired, std::vector<uint32_t>{1});
-  EXPECT_EQ(match, "draw 2 of pipeline \"Shadow\"");
+  EXPECT_EQ(fire(draw), Fired{}) << "the first Shadow draw";
+  EXPECT_EQ(fire(otherDraw), Fired{}) << "a draw of another pipeline";
+  EXPECT_EQ(fire(draw), Fired{"1:draw 2 of pipeline \"Shadow\""});
 
-  fired.clear();
   CommandEvent dispatchQueue0{FaultTriggerKind::Dispatch, 0, 0, {}, "", hashes};
   CommandEvent dispatchNoHash{FaultTriggerKind::Dispatch, 0, 1, {}, "", {}};
   CommandEvent dispatchQueue1{FaultTriggerKind::Dispatch, 0, 1, {}, "", hashes};
-  engine.OnCommand(dispatchQueue0, &fired, &match);
-  engine.OnCommand(dispatchNoHash, &fired, &match);
-  EXPECT_TRUE(fired.empty()) << "another queue, then a pipeline without the hash";
-  engine.OnCommand(dispatchQueue1, &fired, &match);
-  ASSERT_EQ(fired, std::vector<uint32_t>{2});
-  EXPECT_NE(match.find("shader hash 0x000000000000abcd"), std::string::npos) << match;
+  EXPECT_EQ(fire(dispatchQueue0), Fired{}) << "another queue";
+  EXPECT_EQ(fire(dispatchNoHash), Fired{}) << "a pipeline without the hash";
+  EXPECT_EQ(fire(dispatchQueue1), Fired{"2:dispatch 1 (shader hash 0x000000000000abcd)"}) << "no name, none printed";
 
-  fired.clear();
   CommandEvent otherLabel{FaultTriggerKind::Label, 0, 0, "Other", {}, {}};
   CommandEvent passLabel{FaultTriggerKind::Label, 0, 0, "Pass", {}, {}};
-  engine.OnCommand(otherLabel, &fired, &match);
-  engine.OnCommand(passLabel, &fired, &match);
-  ASSERT_EQ(fired, std::vector<uint32_t>{3});
-  fired.clear();
-  engine.OnCommand(passLabel, &fired, &match);
-  EXPECT_TRUE(fired.empty()) << "fires once without repeat";
+  EXPECT_EQ(fire(otherLabel), Fired{});
+  EXPECT_EQ(fire(passLabel), Fired{"3:entering the label region \"Pass\" in a command buffer"});
+  EXPECT_EQ(fire(passLabel), Fired{}) << "fires once without repeat";
 
   // Firing: masked continues, device-lost stops; nothing fires on a lost device.
   EXPECT_EQ(engine.FireAtCommand(1, "at draw 2"), CommandFaultOutcome::Continue);
@@ -121,6 +119,24 @@ TEST(FaultEngine, CommandTriggersFilterByKindQueuePipelineAndHash) {
   EXPECT_TRUE(engine.lost());
   EXPECT_EQ(engine.FireAtCommand(3, "at label"), CommandFaultOutcome::Stop);
   EXPECT_EQ(engine.firedCount(), 2u);
+}
+
+TEST(FaultEngine, TwoFaultsAtOneCommandKeepTheirOwnMatch) {
+  FaultEngine::Setup setup;
+  PlannedFault any = Fault("any", FaultTriggerKind::Dispatch, FaultEffect::Masked, 2);
+  PlannedFault named = Fault("named", FaultTriggerKind::Dispatch, FaultEffect::Masked, 1);
+  named.when.pipelineName = "Blur";
+  setup.faults = {any, named};
+  FaultEngine engine(std::move(setup));
+  std::vector<FaultEngine::CommandMatch> fired;
+  engine.OnCommand(CommandEvent{FaultTriggerKind::Dispatch, 0, 0, {}, "Sharpen", {}}, &fired);
+  EXPECT_TRUE(fired.empty());
+  engine.OnCommand(CommandEvent{FaultTriggerKind::Dispatch, 0, 0, {}, "Blur", {}}, &fired);
+  ASSERT_EQ(fired.size(), 2u);
+  EXPECT_EQ(fired[0].fault, 1u);
+  EXPECT_EQ(fired[0].match, "dispatch 2 of pipeline \"Blur\"");
+  EXPECT_EQ(fired[1].fault, 2u);
+  EXPECT_EQ(fired[1].match, "dispatch 1 of pipeline \"Blur\"");
 }
 
 TEST(FaultEngine, PerQueueSubmitCountsOnlyThatQueue) {
