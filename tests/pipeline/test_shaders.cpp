@@ -49,7 +49,7 @@ VkShaderStageFlagBits StageBit(const std::string& stage) {
 
 namespace {
 
-constexpr uint32_t kOpCapability = 17, kOpStore = 62;
+constexpr uint32_t kOpCapability = 17, kOpTypeInt = 21, kOpStore = 62;
 
 // Offsets of the instructions after the 5-word header.
 std::vector<size_t> InstructionOffsets(const std::vector<uint32_t>& words) {
@@ -85,6 +85,21 @@ std::vector<InvalidSpirvCase> InvalidSpirvCases(const std::vector<uint32_t>& val
         break;
       }
     cases.push_back({"undefined id", words, "has not been defined"});
+  }
+  {
+    // An OpStore whose object operand names the 32-bit integer type: the message must name that id the way
+    // spirv-val does, "%uint" or "%int", not just its number (the validator runs without friendly names first and
+    // again with them only for the message).
+    std::vector<uint32_t> words = valid;
+    uint32_t intType = 0;
+    for (size_t at : InstructionOffsets(words))
+      if ((words[at] & 0xffff) == kOpTypeInt && words[at + 2] == 32) intType = words[at + 1];
+    for (size_t at : InstructionOffsets(words))
+      if ((words[at] & 0xffff) == kOpStore && intType != 0) {
+        words[at + 2] = intType;
+        break;
+      }
+    cases.push_back({"operand names a type (message uses friendly names)", words, "int]' cannot be a type"});
   }
   {
     // Without OpCapability Shader every instruction of a Vulkan shader is invalid.
