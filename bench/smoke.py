@@ -19,6 +19,7 @@ SUITES = {
     "copy": "^BM_(CopyBuffer|Memcpy)",
     "pipeline": "^BM_(Compute|Graphics)Pipeline",
     "dispatch": "^BM_Dispatch/",
+    "pipeline-then-dispatch": "^BM_PipelineThenDispatch/(saxpy|reduce)\\.comp",  # lavapipe JITs each: keep it short
     "faults": "^BM_Fault",
 }
 

@@ -1,6 +1,12 @@
 // Dispatch: one workgroup of each corpus compute kernel per submission (record once, then submit + fence wait per
 // iteration). The kernels' buffers are zero-filled host memory; kernels with image or sampler descriptors are
 // skipped, because the bench binds buffers only.
+//
+// Pipeline then dispatch: vkCreateShaderModule + vkCreateComputePipelines + recording + the first submission and
+// fence wait, per iteration, with freshly salted SPIR-V. This is the time until a new kernel has run once. It is the
+// fair figure to compare compilers with when a driver compiles lazily: lavapipe (llvmpipe) JIT-compiles a compute
+// shader with LLVM at its first dispatch, not in vkCreateComputePipelines, so BM_ComputePipeline sees only its NIR
+// front half. Subtract BM_Dispatch (a submission of an already compiled kernel) for the compile alone.
 #include <cstring>
 
 #include "bench_common.h"
@@ -42,20 +48,31 @@ struct DispatchRig {
     std::string error;
     layout = ShaderLayout::Create(ctx, {&*shader.interface}, &error);
     if (!layout) return error;
-    if (std::string problem = create_pipeline(shader); !problem.empty()) return problem;
+    if (std::string problem = create_pipeline(shader, shader.words); !problem.empty()) return problem;
     if (std::string problem = bind_buffers(); !problem.empty()) return problem;
     commands = CommandRig::Create(ctx, &error);
     if (!commands) return error;
     return record();
   }
 
+  // A new module and pipeline from `words` (the shader's code, possibly salted), recorded in place of the old ones.
+  std::string replace_pipeline(const CorpusShader& shader, const std::vector<uint32_t>& words) {
+    const DeviceCommands& vk = ctx.vk();
+    vk.vkDestroyPipeline(ctx.device(), pipeline, nullptr);
+    vk.vkDestroyShaderModule(ctx.device(), module, nullptr);
+    pipeline = VK_NULL_HANDLE;
+    module = VK_NULL_HANDLE;
+    if (std::string problem = create_pipeline(shader, words); !problem.empty()) return problem;
+    return record();
+  }
+
  private:
-  std::string create_pipeline(const CorpusShader& shader) {
+  std::string create_pipeline(const CorpusShader& shader, const std::vector<uint32_t>& words) {
     const DeviceCommands& vk = ctx.vk();
     VkShaderModuleCreateInfo module_info{};
     module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    module_info.codeSize = shader.words.size() * sizeof(uint32_t);
-    module_info.pCode = shader.words.data();
+    module_info.codeSize = words.size() * sizeof(uint32_t);
+    module_info.pCode = words.data();
     VkResult result = vk.vkCreateShaderModule(ctx.device(), &module_info, nullptr, &module);
     if (result != VK_SUCCESS) {
       module = VK_NULL_HANDLE;
@@ -157,26 +174,29 @@ struct DispatchRig {
   }
 };
 
+// "" when the kernel can be dispatched by this bench on this device, else why not ("unsupported: …"/"error: …").
+std::string dispatch_problem(const VkContext& ctx, const CorpusShader& shader) {
+  if (!shader.error.empty()) return "error: " + shader.error;
+  if (std::string problem = unsupported_capability(ctx, *shader.interface); !problem.empty()) return problem;
+  if (std::string missing = ctx.missing({"vkCreateShaderModule", "vkDestroyShaderModule", "vkCreateComputePipelines",
+                                         "vkDestroyPipeline", "vkCreateDescriptorPool", "vkDestroyDescriptorPool",
+                                         "vkAllocateDescriptorSets", "vkUpdateDescriptorSets", "vkCmdBindPipeline",
+                                         "vkCmdBindDescriptorSets", "vkCmdPushConstants", "vkCmdDispatch"});
+      !missing.empty()) {
+    return missing;
+  }
+  for (const DescriptorBinding& binding : shader.interface->bindings) {
+    if (!is_buffer(binding.type)) {
+      return "unsupported: the bench binds buffers only; " + shader.name + " uses an image or sampler";
+    }
+  }
+  return {};
+}
+
 void dispatch_kernel(benchmark::State& state, const CorpusShader* shader) {
   const VkContext* ctx = context_or_skip(state, DeviceFlavor::kPlain);
   if (!ctx) return;
-  if (!shader->error.empty()) {
-    ok_or_skip(state, "error: " + shader->error);
-    return;
-  }
-  if (!ok_or_skip(state, unsupported_capability(*ctx, *shader->interface))) return;
-  if (!ok_or_skip(state, ctx->missing({"vkCreateShaderModule", "vkDestroyShaderModule", "vkCreateComputePipelines",
-                                       "vkDestroyPipeline", "vkCreateDescriptorPool", "vkDestroyDescriptorPool",
-                                       "vkAllocateDescriptorSets", "vkUpdateDescriptorSets", "vkCmdBindPipeline",
-                                       "vkCmdBindDescriptorSets", "vkCmdPushConstants", "vkCmdDispatch"}))) {
-    return;
-  }
-  for (const DescriptorBinding& binding : shader->interface->bindings) {
-    if (!is_buffer(binding.type)) {
-      ok_or_skip(state, "unsupported: the bench binds buffers only; " + shader->name + " uses an image or sampler");
-      return;
-    }
-  }
+  if (!ok_or_skip(state, dispatch_problem(*ctx, *shader))) return;
   DispatchRig rig(*ctx);
   if (!ok_or_skip(state, rig.build(*shader))) return;
   // One untimed run first: drivers may finish compiling or upload state at the first submission.
@@ -185,6 +205,28 @@ void dispatch_kernel(benchmark::State& state, const CorpusShader* shader) {
     return;
   }
   for (auto _ : state) {
+    const VkResult result = rig.commands->submit_and_wait();
+    if (result != VK_SUCCESS) {
+      ok_or_skip(state, call_failed("vkQueueSubmit/vkWaitForFences", result));
+      break;
+    }
+  }
+}
+
+void pipeline_then_dispatch(benchmark::State& state, const CorpusShader* shader) {
+  const VkContext* ctx = context_or_skip(state, DeviceFlavor::kPlain);
+  if (!ctx) return;
+  if (!ok_or_skip(state, dispatch_problem(*ctx, *shader))) return;
+  DispatchRig rig(*ctx);  // layout, buffers and descriptor sets are made once; only the kernel is new each time
+  if (!ok_or_skip(state, rig.build(*shader))) return;
+  if (const VkResult warm_up = rig.commands->submit_and_wait(); warm_up != VK_SUCCESS) {
+    ok_or_skip(state, call_failed("vkQueueSubmit/vkWaitForFences", warm_up));
+    return;
+  }
+  uint32_t salt = 1;
+  for (auto _ : state) {
+    const std::vector<uint32_t> words = salted_spirv(shader->words, ++salt);  // timed, as in BM_ComputePipeline
+    if (!ok_or_skip(state, rig.replace_pipeline(*shader, words))) break;
     const VkResult result = rig.commands->submit_and_wait();
     if (result != VK_SUCCESS) {
       ok_or_skip(state, call_failed("vkQueueSubmit/vkWaitForFences", result));
@@ -203,6 +245,9 @@ void register_dispatch_benchmarks(const Corpus& corpus) {
   for (const CorpusShader& shader : corpus.shaders) {
     if (!is_compute(shader)) continue;
     benchmark::RegisterBenchmark(("BM_Dispatch/" + shader.name).c_str(), dispatch_kernel, &shader)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("BM_PipelineThenDispatch/" + shader.name).c_str(), pipeline_then_dispatch, &shader)
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
   }
