@@ -6,6 +6,8 @@
 
 #include "pipeline/frontend/spirv_validator.h"
 #include "pipeline/frontend/target_environment.h"
+#include "pipeline/ir/passes/cleanup.h"
+#include "pipeline/ir/passes/promote_memory.h"
 #include "pipeline/ir/verifier.h"
 #include "pipeline/lowering/lower_spirv.h"
 #include "pipeline/lowering/spirv_reader.h"
@@ -108,6 +110,16 @@ bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions
     if (!ReadSpirv(out->optimizedSpirv, env, &spirv, &message) ||
         !LowerSpirv(spirv, options.entryPoint, model, &out->module, &message))
       return Failed(error, CompilePhase::Lowering, message);
+  }
+  if (options.recipe != OptimizationRecipe::Minimal) {
+    // The optimisation a GPU compiler's front end does, on the IR (ir/passes/): memory to registers (what
+    // SPIRV-Tools' private-to-local, single-block/single-store eliminations, scalar replacement and ssa-rewrite
+    // did), then the clean-up (what its simplification, dead-branch, redundancy, DCE and block-merge passes did).
+    // Here rather than in the SPIR-V recipe so that pipeline-cache hits (CompileOptimized) get them too; the
+    // verifier then checks what they left.
+    PhaseTimer timer(&out->timings.cleanup);
+    ir::PromoteMemoryToRegisters(out->module);
+    ir::CleanUp(out->module);
   }
   {
     PhaseTimer timer(&out->timings.verification);

@@ -38,7 +38,8 @@ struct CompileError {
 
 struct CompileTimings {  // nanoseconds
   uint64_t validation = 0, optimization = 0, lowering = 0, verification = 0, analysis = 0;
-  uint64_t Total() const { return validation + optimization + lowering + verification + analysis; }
+  uint64_t cleanup = 0;  // the IR clean-up passes (ir/passes/cleanup.h), between lowering and verification
+  uint64_t Total() const { return validation + optimization + lowering + cleanup + verification + analysis; }
 };
 
 struct CompiledShader {

@@ -4,6 +4,34 @@
 #include <cstring>
 
 namespace crashtest {
+namespace {
+
+// A hash index of each flags type the format structs read, built once per process: a profile names thousands of
+// bits of the same two types (VkFormatFeatureFlagBits and VkFormatFeatureFlagBits2), and building the indexes
+// for every profile read cost as much as using them.
+const std::vector<std::pair<const EnumTypeInfo*, BitNameIndex>>& FormatFlagBitIndexes() {
+  static const std::vector<std::pair<const EnumTypeInfo*, BitNameIndex>> indexes = [] {
+    std::vector<std::pair<const EnumTypeInfo*, BitNameIndex>> result;
+    for (const char* structName : {"VkFormatProperties", "VkFormatProperties3"}) {
+      const StructInfo* info = FindStruct(structName);
+      if (info == nullptr) continue;
+      for (const MemberInfo& m : info->members) {
+        const EnumTypeInfo* type = m.enumType.empty() ? nullptr : FindEnumType(m.enumType);
+        if (type == nullptr || std::any_of(result.begin(), result.end(),
+                                           [&](const auto& indexed) { return indexed.first == type; }))
+          continue;
+        BitNameIndex index;
+        index.reserve(type->byName.size());
+        for (const EnumEntry& e : type->byName) index.emplace(e.name, e.value);  // byName includes the aliases
+        result.emplace_back(type, std::move(index));
+      }
+    }
+    return result;
+  }();
+  return indexes;
+}
+
+}  // namespace
 
 FormatsFastPath::FormatsFastPath()
     : formatType_(FindEnumType("VkFormat")),
@@ -30,13 +58,15 @@ FormatsFastPath::Step FormatsFastPath::Skipped(Step whenSkipping) {
   return whenSkipping;
 }
 
-const std::unordered_map<std::string_view, int64_t>& FormatsFastPath::BitIndex(const EnumTypeInfo& type) {
-  for (const auto& [indexed, index] : bitIndexes_)
-    if (indexed == &type) return index;
-  std::unordered_map<std::string_view, int64_t> index;
-  index.reserve(type.byName.size());
-  for (const EnumEntry& e : type.byName) index.emplace(e.name, e.value);  // byName includes the aliases
-  return bitIndexes_.emplace_back(&type, std::move(index)).second;
+const BitNameIndex* FormatsFastPath::BitsOf(const MemberInfo& member) {
+  for (const auto& [known, bits] : memberBits_)
+    if (known == &member) return bits;
+  const EnumTypeInfo* type = member.enumType.empty() ? nullptr : FindEnumType(member.enumType);
+  const BitNameIndex* bits = nullptr;
+  for (const auto& [indexed, index] : FormatFlagBitIndexes())
+    if (indexed == type) bits = &index;
+  memberBits_.emplace_back(&member, bits);
+  return bits;
 }
 
 FormatsFastPath::Step FormatsFastPath::Key(const std::string& key) {
@@ -147,9 +177,8 @@ FormatsFastPath::Step FormatsFastPath::StartArray() {
     return Step::Continue;
   }
   if (level_ != Level::Struct) return Step::GiveUp;
-  const EnumTypeInfo* type = member_->enumType.empty() ? nullptr : FindEnumType(member_->enumType);
-  if (type == nullptr) return Step::GiveUp;
-  bits_ = &BitIndex(*type);
+  bits_ = BitsOf(*member_);
+  if (bits_ == nullptr) return Step::GiveUp;
   flags_ = 0;
   level_ = Level::Flags;
   return Step::Continue;

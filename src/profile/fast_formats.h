@@ -21,6 +21,9 @@ namespace crashtest {
 // The formats of one "formats" object, in file order; the formats are distinct.
 using PreReadFormats = std::vector<std::pair<VkFormat, FormatSupport>>;
 
+// The value of each bit name of one flags type (aliases included).
+using BitNameIndex = std::unordered_map<std::string_view, int64_t>;
+
 class FormatsFastPath {
  public:
   enum class Step { Continue, Done, GiveUp };
@@ -49,8 +52,8 @@ class FormatsFastPath {
   Step FinishFormat();
   Step Skipped(Step whenSkipping);
 
-  // The value of a bit name: a hash lookup, as a profile names thousands of bits of the same two types.
-  const std::unordered_map<std::string_view, int64_t>& BitIndex(const EnumTypeInfo& type);
+  // The bit names of a flags member of props1_ or props3_; null when there is no index for its type.
+  const BitNameIndex* BitsOf(const MemberInfo& member);
 
   const EnumTypeInfo* formatType_;
   const StructInfo* props1_;
@@ -70,8 +73,8 @@ class FormatsFastPath {
   const StructInfo* struct_ = nullptr;  // the struct being read (props1_ or props3_)
   std::byte* structBytes_ = nullptr;
   const MemberInfo* member_ = nullptr;  // the flags member being read
-  const std::unordered_map<std::string_view, int64_t>* bits_ = nullptr;
-  std::vector<std::pair<const EnumTypeInfo*, std::unordered_map<std::string_view, int64_t>>> bitIndexes_;
+  const BitNameIndex* bits_ = nullptr;
+  std::vector<std::pair<const MemberInfo*, const BitNameIndex*>> memberBits_;  // BitsOf's answers so far
   uint64_t flags_ = 0;
   uint64_t membersSeen_ = 0;  // bit per member index of struct_
 };

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "profile/fast_formats.h"
+#include "profile/json_fast_reader.h"
 
 namespace crashtest {
 namespace {
@@ -162,8 +163,61 @@ bool ReadTextFile(const std::string& path, std::string& out, const ReadContext& 
   return true;
 }
 
+namespace {
+
+// One "FILE:LINE:COLUMN: invalid JSON: DETAIL" message, the position being byte `offset` of the text.
+void ReportInvalidJson(std::string_view text, std::size_t offset, const std::string& detail, const ReadContext& ctx) {
+  std::size_t end = std::min(offset, text.size());
+  int line = 1;
+  int column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  Diagnostic d;
+  d.severity = Severity::Error;
+  d.file = ctx.file;
+  d.line = line;
+  d.column = column;
+  d.text = "invalid JSON: " + detail;
+  ctx.diagnostics->Add(std::move(d));
+}
+
+// The handlers' results of an attempt that did not finish are discarded before the next attempt.
+void Discard(Json& root, KeyOrder* order, FormatsFastPath* formats) {
+  root = Json();
+  if (order != nullptr) order->members.clear();
+  if (formats != nullptr) formats->Clear();
+}
+
+// The same DOM, key order and pre-read formats as the nlohmann path below, through json_fast_reader.h; nullopt
+// when that reader leaves the text to nlohmann (malformed JSON and rarities), with nothing recorded.
+std::optional<Json> ParseFast(std::string_view text, KeyOrder* order, FormatsFastPath* formats) {
+  Json root;
+  if (formats != nullptr) {
+    DomBuilder fast(root, order, formats);
+    const FastJsonResult result = ReadJsonFast(text, fast);
+    if (result == FastJsonResult::Parsed && !fast.GaveUp()) return root;
+    Discard(root, order, formats);
+    if (result == FastJsonResult::NotHandled) return std::nullopt;
+    // The formats fast path gave up (Stopped): read every section into the DOM, as below.
+  }
+  DomBuilder builder(root, order, nullptr);
+  if (ReadJsonFast(text, builder) == FastJsonResult::Parsed) return root;
+  Discard(root, order, nullptr);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx, KeyOrder* order,
                                   FormatsFastPath* formats) {
+  if (std::optional<Json> root = ParseFast(text, order, formats)) return root;
+  // nlohmann's parser, for its messages: malformed JSON is reported at the same line and column, in its words.
   try {
     if (order == nullptr && formats == nullptr) return Json::parse(text.begin(), text.end());
     Json root;
@@ -180,29 +234,26 @@ std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx,
     Json::sax_parse(text.begin(), text.end(), &builder);
     return root;
   } catch (const Json::parse_error& e) {
-    // nlohmann reports the byte count read so far; convert it into a line and column of the text.
-    std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    int line = 1;
-    int column = 1;
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    // what(): "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
+    // nlohmann reports the byte count read so far. what(): "[json.exception.parse_error.101] parse error at line
+    // 1, column 2: syntax error ..."
     std::string detail = e.what();
     std::size_t colon = detail.find(": ");
     if (colon != std::string::npos) detail = detail.substr(colon + 2);
-    Diagnostic d;
-    d.severity = Severity::Error;
-    d.file = ctx.file;
-    d.line = line;
-    d.column = column;
-    d.text = "invalid JSON: " + detail;
-    ctx.diagnostics->Add(std::move(d));
+    ReportInvalidJson(text, e.byte == 0 ? 0 : e.byte - 1, detail, ctx);
+    return std::nullopt;
+  } catch (const Json::out_of_range& e) {
+    // A number beyond a double's range: nlohmann throws out_of_range 406, "[json.exception.out_of_range.406] number
+    // overflow parsing '1e400'", without a position: point at the first occurrence of that literal.
+    std::string detail = e.what();
+    std::size_t bracket = detail.find("] ");
+    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
+    std::size_t at = 0;
+    std::size_t open = detail.find('\''), close = detail.rfind('\'');
+    if (open != std::string::npos && close > open) {
+      std::size_t found = text.find(std::string_view(detail).substr(open + 1, close - open - 1));
+      if (found != std::string_view::npos) at = found;
+    }
+    ReportInvalidJson(text, at, detail + " (a number must fit a double)", ctx);
     return std::nullopt;
   }
 }

@@ -23,6 +23,8 @@ struct KeyOrder {
 class FormatsFastPath;
 
 // nullopt (after reporting "invalid JSON: ..." at line:column) when the text is not JSON.
+// Valid JSON is read by json_fast_reader.h; malformed JSON (and the rare valid text that reader leaves alone) by
+// nlohmann's parser, whose message is reported. The result is the same Json::parse would give.
 // With `formats`, the "formats" objects of the capability blocks (capabilities.NAME.formats) are read straight
 // into it and appear in the result as empty objects (fast_formats.h); when it gives up, the text is parsed again
 // without it (formats->Find then finds nothing) — either way the caller sees the same messages.

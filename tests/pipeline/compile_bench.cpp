@@ -66,15 +66,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s is not in corpus.txt\n", print.c_str());
     return 2;
   }
-  std::printf("%-34s %9s %9s %9s %9s %9s %9s %6s %8s %5s\n", "shader", "total_ms", "valid", "opt", "lower", "verify",
-              "analyse", "insts", "bytes", "live");
-  std::vector<double> totals, validation, optimization, lowering, verification, analysis;
+  std::printf("%-34s %9s %9s %9s %9s %9s %9s %9s %6s %8s %5s\n", "shader", "total_ms", "valid", "opt", "lower",
+              "cleanup", "verify", "analyse", "insts", "bytes", "live");
+  std::vector<double> totals, validation, optimization, lowering, cleanup, verification, analysis;
   int failures = 0;
   for (const test::CorpusShader& shader : test::ReadCorpus()) {
     if (!filter.empty() && shader.file.find(filter) == std::string::npos) continue;
     std::vector<uint32_t> words = test::CorpusWords(shader.file);
     options.stage = test::StageBit(shader.stage);
-    std::vector<double> runs, v, o, l, ve, a;
+    std::vector<double> runs, v, o, l, c, ve, a;
     pipeline::CompiledShader compiled;
     bool ok = true;
     for (int r = 0; r <= repetitions && ok; ++r) {  // run 0 warms caches and is not counted
@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
       v.push_back(static_cast<double>(t.validation) / 1e6);
       o.push_back(static_cast<double>(t.optimization) / 1e6);
       l.push_back(static_cast<double>(t.lowering) / 1e6);
+      c.push_back(static_cast<double>(t.cleanup) / 1e6);
       ve.push_back(static_cast<double>(t.verification) / 1e6);
       a.push_back(static_cast<double>(t.analysis) / 1e6);
     }
@@ -101,17 +102,20 @@ int main(int argc, char** argv) {
     validation.push_back(Median(v));
     optimization.push_back(Median(o));
     lowering.push_back(Median(l));
+    cleanup.push_back(Median(c));
     verification.push_back(Median(ve));
     analysis.push_back(Median(a));
-    std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6zu %8zu %5u\n", shader.file.c_str(), totals.back(),
-                validation.back(), optimization.back(), lowering.back(), verification.back(), analysis.back(),
+    std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6zu %8zu %5u\n", shader.file.c_str(),
+                totals.back(), validation.back(), optimization.back(), lowering.back(), cleanup.back(),
+                verification.back(), analysis.back(),
                 compiled.module.InstructionCount(), compiled.module.EncodedSizeBytes(),
                 compiled.liveness.MaxLiveComponents());
   }
   std::printf("\nrecipe %s, %zu shaders, %d repetitions each: median of per-shader medians %.3f ms "
-              "(validation %.3f, optimisation %.3f, lowering %.3f, verification %.3f, analyses %.3f); max %.3f ms\n",
+              "(validation %.3f, optimisation %.3f, lowering %.3f, clean-up %.3f, verification %.3f, analyses %.3f); "
+              "max %.3f ms\n",
               pipeline::RecipeName(options.recipe), totals.size(), repetitions, Median(totals), Median(validation),
-              Median(optimization), Median(lowering), Median(verification), Median(analysis),
+              Median(optimization), Median(lowering), Median(cleanup), Median(verification), Median(analysis),
               totals.empty() ? 0.0 : *std::max_element(totals.begin(), totals.end()));
   return failures == 0 ? 0 : 1;
 }

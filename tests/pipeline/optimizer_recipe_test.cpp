@@ -1,6 +1,8 @@
 // The lean recipe registers a group of passes only when the module has something for it
-// (frontend/optimizer.cpp, ScanModuleContents). These tests pin the scan on corpus shaders whose contents are known
-// from their GLSL, and check that what the skipped passes would have done is still done where it is needed.
+// (frontend/optimizer.cpp, ScanModuleContents), and the clean-up passes it used to end with (simplification,
+// dead-branch-elim, local-redundancy-elimination, aggressive-dce, block-merge) now run on the IR
+// (ir/passes/cleanup.h). These tests pin the scan on corpus shaders whose contents are known from their GLSL, and
+// check that what the skipped or moved passes did is still done where it is needed.
 #include <gtest/gtest.h>
 
 #include <spirv/unified1/spirv.hpp>
@@ -30,11 +32,8 @@ TEST(OptimizerRecipeTest, ScanFindsWhatEachShaderHolds) {
   pipeline::ModuleContents saxpy = pipeline::ScanModuleContents(CorpusWords("saxpy.comp.spv"));
   EXPECT_FALSE(saxpy.specConstants);
   EXPECT_FALSE(saxpy.functionCalls);
-  EXPECT_FALSE(saxpy.privateVariables);
-  EXPECT_TRUE(saxpy.functionVariables);  // `uint i = gl_GlobalInvocationID.x` is a Function variable in glslang's output
 
   EXPECT_TRUE(pipeline::ScanModuleContents(CorpusWords("function_calls.comp.spv")).functionCalls);
-  EXPECT_TRUE(pipeline::ScanModuleContents(CorpusWords("private_storage.comp.spv")).privateVariables);
   EXPECT_TRUE(pipeline::ScanModuleContents(CorpusWords("spec_constants.comp.spv")).specConstants);
   EXPECT_FALSE(pipeline::ScanModuleContents(CorpusWords("reduce.comp.spv")).specConstants);
 }
@@ -57,35 +56,73 @@ TEST(OptimizerRecipeTest, OptimisedSpirvHasNoCallsNoSpecConstantsAndNoFunctionMe
   pipeline::CompiledShader spec = MustCompile("spec_constants.comp.spv");
   EXPECT_FALSE(HasOpcode(spec.optimizedSpirv, spv::OpSpecConstant));
   EXPECT_FALSE(HasOpcode(spec.optimizedSpirv, spv::OpSpecConstantOp));
-  // CCP runs with spec constants: `USE_SHARED && ...` (false by default) leaves no branch on a constant and no
-  // workgroup-memory load behind.
+  // No CCP any more: `USE_SHARED && ...` (false by default) short-circuits into a phi of `false`, which the IR's
+  // alternating folding and dead-branch elimination resolve: no branch on a constant, no workgroup-memory access
+  // and no workgroup array left behind.
   for (const ir::Block& block : spec.module.function.blocks)
     for (const ir::Instruction& inst : block.instructions) {
-      if (inst.op != spv::OpBranchConditional) continue;
+      if (inst.op == spv::OpLoad || inst.op == spv::OpStore) {
+        EXPECT_NE(spec.module.TypeOf(spec.module.Operands(inst)[0]).storageClass, spv::StorageClassWorkgroup);
+      }
+      if (inst.op != spv::OpBranchConditional && inst.op != spv::OpSwitch) continue;
       ir::ValueId condition = spec.module.Operands(inst)[0];
       EXPECT_NE(spec.module.values[condition].kind, ir::ValueKind::Constant) << "branch on a constant left behind";
     }
-  // The SSA passes ran: saxpy's `i` lives in a register, not in a Function variable.
+  for (const ir::Global& global : spec.module.globals) EXPECT_NE(global.storageClass, spv::StorageClassWorkgroup);
+  // Memory to registers ran (on the IR): saxpy's `uint i = gl_GlobalInvocationID.x`, a Function variable in
+  // glslang's output, lives in a register.
   pipeline::CompiledShader saxpy = MustCompile("saxpy.comp.spv");
   for (const ir::Block& block : saxpy.module.function.blocks)
     for (const ir::Instruction& inst : block.instructions) EXPECT_NE(inst.op, spv::OpVariable);
 }
 
-TEST(OptimizerRecipeTest, OptimisingTheOptimisedOutputAgainChangesNothing) {
-  // The optimised SPIR-V has no calls, spec constants or Private variables left (private-to-local made them
-  // Function variables; the dynamically indexed tables stay in Function memory, as on a GPU), so a second compile
-  // of it registers fewer passes and yields the same IR size.
-  pipeline::CompiledShader first = MustCompile("private_storage.comp.spv");
-  ASSERT_TRUE(pipeline::ScanModuleContents(CorpusWords("private_storage.comp.spv")).privateVariables);
-  pipeline::ModuleContents contents = pipeline::ScanModuleContents(first.optimizedSpirv);
-  EXPECT_FALSE(contents.functionCalls);
-  EXPECT_FALSE(contents.specConstants);
-  EXPECT_FALSE(contents.privateVariables);
-  pipeline::CompileOptions options;
-  pipeline::CompiledShader second;
-  pipeline::CompileError error;
-  ASSERT_TRUE(pipeline::Compile(first.optimizedSpirv, options, &second, &error)) << error.message;
-  EXPECT_EQ(second.module.InstructionCount(), first.module.InstructionCount());
+TEST(OptimizerRecipeTest, LeanRegistersNoSpirvToolsPassForModulesWithNothingForIt) {
+  // The optimisation moved to the IR, so a module without spec constants and calls leaves the lean recipe nothing
+  // to do: the words come back as they are, without running spvtools::Optimizer.
+  size_t untouched = 0;
+  spv_target_env env = SPV_ENV_VULKAN_1_3;
+  for (const CorpusShader& shader : ReadCorpus()) {
+    std::vector<uint32_t> words = CorpusWords(shader.file);
+    pipeline::ModuleContents contents = pipeline::ScanModuleContents(words);
+    std::vector<uint32_t> lean, minimal;
+    std::string message;
+    ASSERT_TRUE(pipeline::SpecializeAndOptimize(words, env, {}, pipeline::OptimizationRecipe::Lean, &lean, &message))
+        << shader.file << ": " << message;
+    ASSERT_TRUE(pipeline::SpecializeAndOptimize(words, env, {}, pipeline::OptimizationRecipe::Minimal, &minimal,
+                                                &message))
+        << shader.file << ": " << message;
+    bool nothing = !contents.specConstants && !contents.functionCalls;
+    EXPECT_EQ(lean == words, nothing) << shader.file;
+    EXPECT_EQ(minimal == words, nothing) << shader.file;
+    untouched += nothing;
+  }
+  EXPECT_GT(untouched, 0u) << "no corpus shader exercises the skip";
+  // The performance recipe always runs (it has passes for every module).
+  std::vector<uint32_t> words = CorpusWords("reduce.comp.spv"), performance;
+  std::string message;
+  ASSERT_TRUE(pipeline::SpecializeAndOptimize(words, env, {}, pipeline::OptimizationRecipe::Performance,
+                                              &performance, &message));
+  EXPECT_NE(performance, words);
+}
+
+TEST(OptimizerRecipeTest, CompilingTheOptimisedOutputAgainGivesTheSameIr) {
+  // What the pipeline cache stores is the recipe's SPIR-V: inlined, spec constants frozen. Compiling it again (a
+  // cache hit lowers it with CompileOptimized) registers no SPIR-V pass and gives the same IR, because every other
+  // pass runs on the IR in both cases.
+  for (const char* file : {"function_calls.comp.spv", "spec_constants.comp.spv", "private_storage.comp.spv"}) {
+    SCOPED_TRACE(file);
+    pipeline::CompiledShader first = MustCompile(file);
+    pipeline::ModuleContents contents = pipeline::ScanModuleContents(first.optimizedSpirv);
+    EXPECT_FALSE(contents.functionCalls);
+    EXPECT_FALSE(contents.specConstants);
+    pipeline::CompileOptions options;
+    pipeline::CompiledShader second;
+    pipeline::CompileError error;
+    ASSERT_TRUE(pipeline::Compile(first.optimizedSpirv, options, &second, &error)) << error.message;
+    EXPECT_EQ(second.optimizedSpirv, first.optimizedSpirv);
+    EXPECT_EQ(second.module.InstructionCount(), first.module.InstructionCount());
+    EXPECT_EQ(second.module.function.blocks.size(), first.module.function.blocks.size());
+  }
 }
 
 }  // namespace

@@ -40,42 +40,26 @@ void RegisterInlining(spvtools::Optimizer& optimizer, const ModuleContents& cont
       .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
 }
 
-// The lean recipe keeps what moves the statistics the way a GPU compiler's front end would, and only where the
-// module has something for it (a pass that finds nothing still pays for building its analyses):
-// - private-to-local (Private variables used by one function become Function variables), the single-block and
-//   single-store load/store eliminations (cheap; they leave ssa-rewrite less to do), scalar replacement of
-//   composite variables and ssa-rewrite: values live in SSA registers, not in Function memory, as in every GPU
-//   compiler. This is what makes register demand realistic. Skipped without Private/Function variables.
-// - conditional constant propagation, only with specialisation constants: after freezing, a spec constant can
-//   decide a branch through a phi (`if (USE_SHARED && x)` short-circuits into a phi of `false`), which only
-//   propagation through the CFG resolves. glslang already folds ordinary constant expressions, so without spec
-//   constants CCP finds nothing the simplification pass does not, and it is one of the costliest passes.
-// - simplification: folds instructions with constant operands (specialised loop bounds and sizes become the
-//   constants the trip-count analysis reads) and trivial identities.
-// - dead-branch elimination: branches on constants (typically specialisation constants) leave dead code behind.
-// - local redundancy elimination: repeated expressions in a block (address arithmetic, repeated loads of the same
-//   built-in) are computed once, as any back end's CSE would; it moves instruction counts by a tenth over the corpus.
-// - aggressive DCE: what the SSA rewrite, the folding and the inlining leave unused (dead loads, the variables).
-// - block merge: straight-line block chains become one block, so block counts are not inflated.
-// Dropped from the previous lean recipe for speed: unify-const (see above), CCP without spec constants, and
-// merge-return / inlining without calls (merge-return on a lone entry point only added a return flag and blocks:
-// two fewer IR instructions on ten corpus shaders now). Dropped from -O: copy-propagate-arrays, if-conversion, vector DCE, redundancy
-// elimination across blocks, the second and third rounds, reduce-load-size, combine-access-chains and loop passes:
-// on the corpus they change few instructions but cost most of -O's time.
-void RegisterLean(spvtools::Optimizer& optimizer, const ModuleContents& contents) {
-  if (contents.privateVariables) optimizer.RegisterPass(spvtools::CreatePrivateToLocalPass());
-  if (contents.privateVariables || contents.functionVariables) {
-    optimizer.RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
-        .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
-        .RegisterPass(spvtools::CreateScalarReplacementPass())
-        .RegisterPass(spvtools::CreateSSARewritePass());
-  }
-  if (contents.specConstants) optimizer.RegisterPass(spvtools::CreateCCPPass());
-  optimizer.RegisterPass(spvtools::CreateSimplificationPass())
-      .RegisterPass(spvtools::CreateDeadBranchElimPass())
-      .RegisterPass(spvtools::CreateLocalRedundancyEliminationPass())
-      .RegisterPass(spvtools::CreateAggressiveDCEPass())
-      .RegisterPass(spvtools::CreateBlockMergePass());
+// The lean recipe is specialisation and inlining: everything else a real front end does runs on the IR after
+// lowering (src/pipeline/ir/passes: memory to registers, folding, dead branches, local CSE, DCE, block merge), where
+// ids are dense and no def-use, CFG or type analysis is rebuilt per pass. SPIRV-Tools' private-to-local,
+// local-single-block-elim, local-single-store-elim, scalar-replacement and ssa-rewrite cost about 20x what
+// ir::PromoteMemoryToRegisters does, and its simplification, dead-branch-elim, local-redundancy-elimination,
+// aggressive-dce and block-merge 20x what ir::CleanUp does (callgrind, docs/compiler.md); most modules (no spec
+// constants, no calls) now skip spvtools::Optimizer altogether. Conditional constant propagation is not needed for
+// specialisation constants either: after freezing, `if (USE_SHARED && x)` short-circuits into a phi of `false`
+// and another value, which the IR's folding and dead-branch elimination resolve by alternating.
+// Dropped from -O: copy-propagate-arrays, if-conversion, vector DCE, the second and third rounds,
+// reduce-load-size, combine-access-chains and loop passes: on the corpus they change few instructions but cost
+// most of -O's time; unify-const (see above); merge-return and inlining without calls (merge-return on a lone
+// entry point only added a return flag and blocks).
+
+// Whether the recipe registers no pass at all for the module: then spvtools::Optimizer is not run (building its
+// IR context and writing the binary back cost as much as a cheap pass) and the words are used as they are.
+bool NothingToRun(OptimizationRecipe recipe, const ModuleContents& contents) {
+  if (recipe == OptimizationRecipe::Performance) return false;
+  // Specialisation values only reach spec constants: without any, setting them changes nothing.
+  return !contents.specConstants && !contents.functionCalls;
 }
 
 }  // namespace
@@ -96,10 +80,6 @@ ModuleContents ScanModuleContents(std::span<const uint32_t> words) {
         contents.specConstants = true;
         break;
       case spv::OpFunctionCall: contents.functionCalls = true; break;
-      case spv::OpVariable:
-        if (wordCount >= 4 && words[i + 3] == spv::StorageClassPrivate) contents.privateVariables = true;
-        if (wordCount >= 4 && words[i + 3] == spv::StorageClassFunction) contents.functionVariables = true;
-        break;
       default: break;
     }
     i += wordCount;
@@ -110,21 +90,22 @@ ModuleContents ScanModuleContents(std::span<const uint32_t> words) {
 bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,
                            const SpecializationValues& specialization, OptimizationRecipe recipe,
                            std::vector<uint32_t>* out, std::string* message) {
+  ModuleContents contents = ScanModuleContents(words);
+  if (NothingToRun(recipe, contents)) {
+    out->assign(words.begin(), words.end());
+    return true;
+  }
   spvtools::Optimizer optimizer(env);
   std::string first;
   optimizer.SetMessageConsumer([&first](spv_message_level_t level, const char*, const spv_position_t&,
                                         const char* text) {
     if (level <= SPV_MSG_ERROR && first.empty()) first = OneLine(text);
   });
-  ModuleContents contents = ScanModuleContents(words);
   if (recipe == OptimizationRecipe::Performance) contents = ModuleContents::Everything();
   RegisterSpecialization(optimizer, specialization, contents);
   switch (recipe) {
-    case OptimizationRecipe::Minimal: RegisterInlining(optimizer, contents); break;
-    case OptimizationRecipe::Lean:
-      RegisterInlining(optimizer, contents);
-      RegisterLean(optimizer, contents);
-      break;
+    case OptimizationRecipe::Minimal:
+    case OptimizationRecipe::Lean: RegisterInlining(optimizer, contents); break;
     case OptimizationRecipe::Performance: optimizer.RegisterPerformancePasses(); break;
   }
   spvtools::OptimizerOptions options;

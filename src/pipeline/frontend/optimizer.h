@@ -13,9 +13,10 @@
 namespace crashtest::pipeline {
 
 enum class OptimizationRecipe {
-  // Specialisation and inlining only: what lowering needs (one function, frozen constants).
+  // Specialisation and inlining only: what lowering needs (one function, frozen constants), and no IR passes.
   Minimal,
-  // The default: the SSA, folding and dead-code passes every real front end applies (see docs/compiler.md).
+  // The default: the same SPIR-V passes, then the SSA, folding and dead-code passes every real front end applies,
+  // on the IR (src/pipeline/ir/passes; see docs/compiler.md).
   Lean,
   // SPIRV-Tools' full -O recipe (spirv-opt -O): slower, for comparison.
   Performance,
@@ -27,11 +28,9 @@ const char* RecipeName(OptimizationRecipe recipe);
 // are not registered: SPIRV-Tools builds its analyses (def-use, CFG, types, constants) per pass even when the pass
 // changes nothing, which is most of the optimiser's time on small shaders.
 struct ModuleContents {
-  bool specConstants = false;     // OpSpecConstant*
-  bool functionCalls = false;     // OpFunctionCall
-  bool privateVariables = false;  // OpVariable Private
-  bool functionVariables = false; // OpVariable Function
-  static ModuleContents Everything() { return {true, true, true, true}; }
+  bool specConstants = false;  // OpSpecConstant*
+  bool functionCalls = false;  // OpFunctionCall
+  static ModuleContents Everything() { return {true, true}; }
 };
 ModuleContents ScanModuleContents(std::span<const uint32_t> words);
 

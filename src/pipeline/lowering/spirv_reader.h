@@ -1,5 +1,6 @@
-// A SPIR-V module as a flat list of instructions with grammar-typed operands, parsed by SPIRV-Tools' binary parser
-// (so every opcode's operand kinds come from the grammar, never from a hand-written table).
+// A SPIR-V module as a flat list of instructions with grammar-typed operands, read in one pass with operand tables
+// generated from the SPIR-V grammar (gen_spirv_operands.py), never from a hand-written table. Operands are split and
+// typed as SPIRV-Tools' spvBinaryParse would (tests/pipeline/spirv_reader_test.cpp compares the two).
 #pragma once
 
 #include <spirv-tools/libspirv.h>
@@ -43,7 +44,11 @@ struct SpirvModule {
   std::string String(const SpirvInstruction& inst, const SpirvOperand& operand) const;
 };
 
-// `words` must outlive the result. Returns false with `message` when the binary cannot be parsed.
+// `words` must outlive the result. Returns false with `message` (naming the word offset) when the words are not
+// SPIR-V the grammar can split into operands: a short header, a wrong magic number, a word count of 0 or past the
+// end, an unknown opcode or enum value, an operand past its instruction, an id of 0 or not below the bound. Never
+// reads outside `words`. `env` is unused: the tables hold every opcode of the grammar, and the module was validated
+// for its environment before.
 bool ReadSpirv(std::span<const uint32_t> words, spv_target_env env, SpirvModule* module, std::string* message);
 
 }  // namespace crashtest::pipeline

@@ -139,6 +139,9 @@ TEST(BadInput, EachBadConfigurationFileGivesItsMessage) {
       {"bad-malformed.json",
        configs + "bad-malformed.json:4:3: invalid JSON: syntax error while parsing value - unexpected ']'; expected "
                  "'[', '{', or a literal"},
+      {"bad-number-overflow.json",
+       configs + "bad-number-overflow.json:3:24: invalid JSON: number overflow parsing '1e400' (a number must fit a "
+                 "double)"},
       {"bad-faults-not-array.json", configs + "bad-faults-not-array.json: faults: expected an array of faults, got "
                                               "an object"},
       {"bad-options-not-object.json",
