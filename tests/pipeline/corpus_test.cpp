@@ -45,11 +45,7 @@ TEST_P(CorpusTest, LowersVerifiesAnalysesAndPrints) {
   EXPECT_GE(lines, module.InstructionCount() + module.function.blocks.size());
 }
 
-std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.size() - 4);
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-  return name;
-}
+std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) { return CorpusTestName(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest, ::testing::ValuesIn(ReadCorpus()), ShaderName);
 

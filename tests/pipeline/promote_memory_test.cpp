@@ -232,11 +232,7 @@ TEST_P(PromoteCorpusTest, VerifiesAndKeepsOnlyUnpromotableVariables) {
   EXPECT_EQ(again.InstructionCount(), module.InstructionCount());
 }
 
-std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.size() - 4);
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-  return name;
-}
+std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) { return CorpusTestName(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, PromoteCorpusTest, ::testing::ValuesIn(ReadCorpus()), ShaderName);
 

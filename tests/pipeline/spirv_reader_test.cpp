@@ -142,11 +142,7 @@ TEST_P(SpirvReaderCorpusTest, OptimisedSameAsSpvBinaryParse) {
   EXPECT_GT(ExpectSameAsReference(compiled.optimizedSpirv, "optimised"), 0u);
 }
 
-std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.size() - 4);
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-  return name;
-}
+std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) { return CorpusTestName(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SpirvReaderCorpusTest, ::testing::ValuesIn(ReadCorpus()), ShaderName);
 

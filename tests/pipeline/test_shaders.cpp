@@ -1,5 +1,7 @@
 #include "test_shaders.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -115,6 +117,12 @@ std::vector<InvalidSpirvCase> InvalidSpirvCases(const std::vector<uint32_t>& val
     cases.push_back({"fails validation (no Shader capability)", words, "capabilit"});
   }
   return cases;
+}
+
+std::string CorpusTestName(const CorpusShader& shader) {
+  std::string name = shader.file.substr(0, shader.file.size() - 4);
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
 }
 
 }  // namespace crashtest::test

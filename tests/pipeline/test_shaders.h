@@ -21,6 +21,8 @@ std::vector<uint32_t> ReadSpirvFile(const std::string& path);
 std::vector<uint32_t> CorpusWords(const std::string& file);
 std::vector<uint32_t> CompilerTestWords(const std::string& file);  // tests/pipeline/shaders
 VkShaderStageFlagBits StageBit(const std::string& stage);
+// A test name for a corpus shader in parameterised suites: "reduce_comp" for "reduce.comp.spv".
+std::string CorpusTestName(const CorpusShader& shader);
 
 // One broken module per way SPIR-V can be invalid, each derived from a valid SPIR-V 1.0 module.
 struct InvalidSpirvCase {
