@@ -4,6 +4,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
+
 #include <map>
 #include <memory>
 #include <span>
@@ -45,6 +47,9 @@ class Device : public DispatchableObject {
   Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator);
   ~Device();
 
+  // Logs once per device that draws are recorded and counted but not rasterised yet (docs/execution.md).
+  void WarnDrawsNotRasterised();
+
  private:
   VkResult Initialize(const VkDeviceCreateInfo& createInfo);
   VkResult EnableExtensions(const VkDeviceCreateInfo& createInfo);
@@ -61,6 +66,7 @@ class Device : public DispatchableObject {
   std::map<VkStructureType, StructBlob> enabledFeatureStructs_;
   std::vector<Queue*> queues_;
   std::unique_ptr<FaultEngine> faults_;
+  std::atomic<bool> warnedDraws_{false};
 };
 
 }  // namespace crashtest

@@ -89,6 +89,7 @@ VkResult Instance::Initialize(const VkInstanceCreateInfo& createInfo) {
     return ReportError(VK_ERROR_INITIALIZATION_FAILED,
                        "vkCreateInstance: the configuration could not be loaded (see the messages above)");
   faultPlan_ = std::move(config.plan);
+  executionOptions_ = config.execution;
   physicalDevices_.reserve(config.devices.size());
   for (size_t i = 0; i < config.devices.size(); ++i) {
     auto* device = NewObject<PhysicalDevice>(allocator(), VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE, *this,

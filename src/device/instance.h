@@ -12,6 +12,7 @@
 #include "common/handle.h"
 #include "common/object.h"
 #include "fault/fault_plan.h"
+#include "profile/execution_options.h"
 
 namespace crashtest {
 
@@ -38,6 +39,8 @@ class Instance : public DispatchableObject {
   uint32_t requestedApiVersion() const { return requestedApiVersion_; }
   // The configuration's fault plan (docs/faults.md); each device takes the faults that watch it.
   const FaultPlan& faultPlan() const { return faultPlan_; }
+  // The configuration's execution options (threads, shader faults, budgets).
+  const ExecutionOptions& executionOptions() const { return executionOptions_; }
 
   Instance(const VkInstanceCreateInfo& createInfo, const VkAllocationCallbacks* allocator);
   ~Instance();
@@ -56,6 +59,7 @@ class Instance : public DispatchableObject {
   std::vector<std::string> enabledExtensions_;
   std::vector<PhysicalDevice*> physicalDevices_;
   FaultPlan faultPlan_;
+  ExecutionOptions executionOptions_;
 };
 
 // The instance extensions crashtest implements (vkEnumerateInstanceExtensionProperties).

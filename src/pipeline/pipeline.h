@@ -21,6 +21,10 @@
 
 namespace crashtest {
 
+namespace execution {
+struct Executable;
+}
+
 class Device;
 class PipelineLayout;
 CT_DEFINE_HANDLE(Pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE);
@@ -33,6 +37,13 @@ struct PipelineStage {
   // so the stage runs with the device's default subgroup size. The executable's subgroupSize and the statistics
   // that depend on it (occupancy, subgroups per workgroup) use it.
   uint32_t requiredSubgroupSize = 0;
+  // The executable form the interpreter runs (src/execution), built at creation; nullptr when the shader uses
+  // something the interpreter does not execute yet, with the reason in executableError (its dispatches are then
+  // skipped with a warning).
+  std::shared_ptr<const execution::Executable> executable;
+  std::string executableError;
+  // The subgroup size the stage runs with: requiredSubgroupSize, else the device's subgroupSize.
+  uint32_t subgroupSize = 0;
 };
 
 // What draws need later; everything else of VkGraphicsPipelineCreateInfo is validated and dropped.

@@ -10,6 +10,8 @@
 #include "common/struct_types.h"
 #include "device/device.h"
 #include "device/physical_device.h"
+#include "execution/executable.h"
+#include "execution/executable_builder.h"
 #include "pipeline/pipeline_cache.h"
 #include "pipeline/shader_key.h"
 #include "pipeline/shader_module.h"
@@ -281,6 +283,14 @@ VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCr
   VkResult result = CompileStage(device, info, cache, failIfCompileRequired, where, out, creation);
   if (result != VK_SUCCESS) return result;
   out->requiredSubgroupSize = required;
+  out->subgroupSize = required != 0 ? required : sizes.standard;
+  // The interpreter's lanes: a power of two from 1 to 64 (every Vulkan subgroup size a device here reports).
+  if (out->subgroupSize == 0 || out->subgroupSize > 64 || (out->subgroupSize & (out->subgroupSize - 1)) != 0)
+    out->subgroupSize = 32;
+  if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT)
+    out->executable = execution::BuildExecutable(out->shader->module, &out->executableError);
+  else
+    out->executableError = "draws are not rasterised yet";
   // REQUIRE_FULL_SUBGROUPS_BIT: "the subgroup sizes must be launched with all invocations active in the compute
   // stage"; it means nothing to a graphics stage.
   if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT)

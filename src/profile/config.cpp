@@ -195,6 +195,7 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
         ok = false;
       } else {
         out.options = *it;
+        ok &= ReadExecutionOptions(ctx, *it, out.execution);
       }
     } else if (it.key() == "$schema") {
       // Editors use it to validate against json/schema/config.schema.json.

@@ -9,6 +9,7 @@
 
 #include "device/device_description.h"
 #include "fault/fault_plan.h"
+#include "profile/execution_options.h"
 #include "profile/diagnostics.h"
 
 namespace crashtest {
@@ -19,6 +20,7 @@ struct ConfigurationResult {
   nlohmann::json faults = nlohmann::json::array();    // raw "faults"
   FaultPlan plan;  // "faults", validated (src/fault/plan_reader.h)
   nlohmann::json options = nlohmann::json::object();  // raw "options"
+  ExecutionOptions execution;  // "options" that govern shader execution
   Diagnostics diagnostics;
 };
 

@@ -10,9 +10,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 #include "common/spin_wait.h"
+#include "execution/worker_pool.h"
 #include "queue/object_names.h"
 
 namespace crashtest {
@@ -111,6 +114,18 @@ class DeviceExecution {
 
   ObjectNames& names() { return names_; }
 
+  // Set once the device is lost: a running dispatch looks at it between workgroups and in loops.
+  const std::atomic<bool>* lostFlag() const { return &lost_; }
+  // The worker pool that runs the device's dispatches (execution/worker_pool.h), started on first use with
+  // `threads` threads (0: the machine's cores).
+  execution::WorkerPool& computePool(uint32_t threads) {
+    std::call_once(poolCreated_, [&] {
+      const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+      pool_ = std::make_unique<execution::WorkerPool>(threads != 0 ? threads : cores);
+    });
+    return *pool_;
+  }
+
  private:
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -118,6 +133,8 @@ class DeviceExecution {
   bool stopping_ = false;
   std::atomic<bool> lost_{false};
   ObjectNames names_;
+  std::once_flag poolCreated_;
+  std::unique_ptr<execution::WorkerPool> pool_;
 };
 
 // The shared state of `device` (held by its queues).

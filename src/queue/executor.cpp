@@ -10,6 +10,7 @@
 #include "device/physical_device.h"
 #include "device/resources.h"
 #include "fault/fault_engine.h"
+#include "pipeline/pipeline.h"
 #include "queue/command_fault_scan.h"
 #include "queue/device_execution.h"
 #include "queue/event.h"
@@ -35,7 +36,7 @@ bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
 
 }  // namespace
 
-Executor::Executor(Queue& queue) : queue_(queue), execution_(queue.execution()) {
+Executor::Executor(Queue& queue) : queue_(queue), execution_(queue.execution()), compute_(queue) {
   const DeviceDescription& description = queue.device().physicalDevice().description();
   float period = description.properties.limits.timestampPeriod;
   ticksPerNanosecond_ = period > 0.0f ? 1.0 / static_cast<double>(period) : 1.0;
@@ -113,6 +114,7 @@ bool Executor::Execute(const CommandBuffer& commandBuffer) {
   // 6.1: "each primary command buffer ... state is undefined" at its start).
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   rendering_ = RenderingState{};
+  compute_.Reset();
   return RunStream(commandBuffer.stream());
 }
 
@@ -178,10 +180,22 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::DrawIndexedIndirect:
     case CommandOp::DrawIndirectCount:
     case CommandOp::DrawIndexedIndirectCount:
+      CountWork(op, record);
+      queue_.device().WarnDrawsNotRasterised();
+      return true;
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase:
     case CommandOp::DispatchIndirect:
       CountWork(op, record);
+      return RunDispatch(op, record);
+    case CommandOp::BindPipeline:
+      compute_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
+      return true;
+    case CommandOp::BindDescriptorSets:
+      compute_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
+      return true;
+    case CommandOp::PushConstants:
+      compute_.PushConstants(*static_cast<const record::PushConstants*>(record));
       return true;
     case CommandOp::SetPrimitiveTopology:
       topology_ = static_cast<VkPrimitiveTopology>(static_cast<const record::SetFlags*>(record)->flags);
@@ -355,6 +369,36 @@ void Executor::RunQuery(CommandOp op, const void* record) {
   }
 }
 
+// Invocations per workgroup of the bound compute pipeline: "compute shader invocations" count every invocation
+// (VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT).
+uint64_t Executor::LocalInvocations() const {
+  const Pipeline* pipeline = compute_.pipeline();
+  if (pipeline == nullptr) return 0;
+  const uint32_t* size = pipeline->workgroupSize();
+  return uint64_t{size[0]} * size[1] * size[2];
+}
+
+std::string Executor::Where(CommandOp op) const {
+  return "command " + std::to_string(cursor_.command) + " (" + CommandName(op) + ") of submission " +
+         std::to_string(cursor_.submission) + " on queue " + std::to_string(queue_.index()) + " of family " +
+         std::to_string(queue_.familyIndex());
+}
+
+bool Executor::RunDispatch(CommandOp op, const void* record) {
+  uint32_t base[3] = {0, 0, 0}, groups[3];
+  if (op == CommandOp::DispatchIndirect) {
+    const auto* r = static_cast<const record::DispatchIndirect*>(record);
+    VkDispatchIndirectCommand command;
+    if (!ReadIndirect(r->buffer, r->offset, &command)) return true;
+    groups[0] = command.x, groups[1] = command.y, groups[2] = command.z;
+  } else {
+    const auto* r = static_cast<const record::Dispatch*>(record);
+    base[0] = r->baseX, base[1] = r->baseY, base[2] = r->baseZ;
+    groups[0] = r->groupsX, groups[1] = r->groupsY, groups[2] = r->groupsZ;
+  }
+  return compute_.Dispatch(base, groups, Where(op));
+}
+
 void Executor::CountWork(CommandOp op, const void* record) {
   switch (op) {
     case CommandOp::Draw: {
@@ -401,13 +445,14 @@ void Executor::CountWork(CommandOp op, const void* record) {
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase: {
       const auto* r = static_cast<const record::Dispatch*>(record);
-      CountDispatch(counters_, uint64_t{r->groupsX} * r->groupsY * r->groupsZ);
+      CountDispatch(counters_, uint64_t{r->groupsX} * r->groupsY * r->groupsZ * LocalInvocations());
       break;
     }
     case CommandOp::DispatchIndirect: {
       const auto* r = static_cast<const record::DispatchIndirect*>(record);
       VkDispatchIndirectCommand groups;
-      if (ReadIndirect(r->buffer, r->offset, &groups)) CountDispatch(counters_, uint64_t{groups.x} * groups.y * groups.z);
+      if (ReadIndirect(r->buffer, r->offset, &groups))
+        CountDispatch(counters_, uint64_t{groups.x} * groups.y * groups.z * LocalInvocations());
       break;
     }
     default:

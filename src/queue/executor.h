@@ -1,17 +1,20 @@
 // Runs recorded command streams on a queue's worker thread: transfers and clears through src/transfer, render-pass
-// and dynamic-rendering load-op clears, events, queries and timestamps. Draws and dispatches are counted for
-// pipeline-statistics queries but not executed (nothing is rasterised; dispatches wait for the interpreter).
+// and dynamic-rendering load-op clears, events, queries and timestamps, and dispatches through the shader
+// interpreter (queue/compute_dispatch.h → src/execution). Draws are counted for pipeline-statistics queries but
+// not rasterised yet.
 // One Executor per queue, used only by that queue's worker, so nothing here locks.
 #pragma once
 
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "command/command_arena.h"
 #include "command/command_records.h"
 #include "device/device_description.h"
+#include "queue/compute_dispatch.h"
 #include "queue/pipeline_counters.h"
 #include "queue/submission.h"
 
@@ -66,6 +69,10 @@ class Executor {
   bool RunSync(CommandOp op, const void* record);
   void RunQuery(CommandOp op, const void* record);
   void CountWork(CommandOp op, const void* record);
+  // Runs a dispatch (after counting it). False when the dispatch lost the device.
+  bool RunDispatch(CommandOp op, const void* record);
+  std::string Where(CommandOp op) const;
+  uint64_t LocalInvocations() const;
 
   // render_pass_execution.cpp
   void BeginRenderPass(const record::BeginRenderPass& begin);
@@ -94,6 +101,7 @@ class Executor {
   RenderingState rendering_;
   VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   PipelineCounters counters_{};
+  ComputeDispatcher compute_;
   std::vector<ActiveQuery> activeQueries_;
 };
 

@@ -31,8 +31,8 @@ void CountDraw(PipelineCounters& counters, VkPrimitiveTopology topology, uint64_
   counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT)] += primitives;
 }
 
-void CountDispatch(PipelineCounters& counters, uint64_t groups) {
-  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT)] += groups;
+void CountDispatch(PipelineCounters& counters, uint64_t invocations) {
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT)] += invocations;
 }
 
 uint32_t StatisticValues(VkQueryPipelineStatisticFlags statistics, const PipelineCounters& start,

@@ -2,7 +2,7 @@
 // position of their VkQueryPipelineStatisticFlagBits. What is counted (docs/execution.md): draws count the
 // vertices and primitives they assemble and the vertex-shader and clipping invocations that would follow; nothing
 // is rasterised, so clipping primitives and fragment invocations stay 0; tessellation and geometry stages are not
-// run (0); a dispatch counts one compute invocation per workgroup until pipelines expose their workgroup size.
+// run (0); a dispatch counts every compute invocation (workgroups × the pipeline's workgroup size).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -22,7 +22,7 @@ uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t vertices);
 
 // Adds one draw of `vertices` vertices × `instances` instances.
 void CountDraw(PipelineCounters& counters, VkPrimitiveTopology topology, uint64_t vertices, uint64_t instances);
-void CountDispatch(PipelineCounters& counters, uint64_t groups);
+void CountDispatch(PipelineCounters& counters, uint64_t invocations);
 
 // The values a query with `statistics` reports for the difference end − start, in bit order.
 uint32_t StatisticValues(VkQueryPipelineStatisticFlags statistics, const PipelineCounters& start,

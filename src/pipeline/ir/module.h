@@ -45,6 +45,7 @@ struct Type {
   // Image: Dim, Depth, Arrayed, MS, Sampled, Format (spv enumerants, in OpTypeImage order).
   uint32_t image[6] = {0, 0, 0, 0, 0, 0};
   bool block = false;         // Struct: Block or BufferBlock decoration
+  bool rowMajorMembers = false;  // Struct: some member is decorated RowMajor
 };
 
 enum class ValueKind : uint8_t { Constant, Undef, Global, Instruction };

@@ -38,6 +38,7 @@ struct Decorations {
 
 struct MemberDecorations {
   uint32_t offset = kNone, builtIn = kNone, matrixStride = 0;
+  bool rowMajor = false;
 };
 
 class Lowerer {
@@ -170,6 +171,7 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         case spv::DecorationOffset: d.offset = value; break;
         case spv::DecorationBuiltIn: d.builtIn = value; break;
         case spv::DecorationMatrixStride: d.matrixStride = value; break;
+        case spv::DecorationRowMajor: d.rowMajor = true; break;
         default: break;
       }
       return true;
@@ -254,6 +256,7 @@ bool Lowerer::DeclareType(const SpirvInstruction& inst) {
         type.memberBuiltIns.push_back(d != memberDecorations_.end() ? d->second.builtIn : kNone);
         if (d != memberDecorations_.end() && d->second.matrixStride != 0 && type.matrixStride == 0)
           type.matrixStride = d->second.matrixStride;
+        if (d != memberDecorations_.end() && d->second.rowMajor) type.rowMajorMembers = true;
       }
       break;
     case spv::OpTypePointer:

@@ -1,0 +1,135 @@
+// The executable form of a shader: crashtest's optimised IR translated once, at pipeline creation, into pre-decoded
+// operations over register slots, so the interpreter (interpreter.h) never looks at the IR again.
+//
+// Registers. Every IR value (constant, global pointer, instruction result) owns `SlotCount(type)` consecutive
+// 32-bit slots; a subgroup keeps each slot as an array of its lanes (`regs[slot * width + lane]`), so an operation
+// over a vec4 is one loop over 4 * width contiguous words that the C++ compiler vectorises. 64-bit scalars take two
+// slots (low word, then high word), 8- and 16-bit scalars one slot each (zero-extended bit pattern), booleans one
+// slot (0 or 1), composites their members in order. Constants are written into their slots once per dispatch.
+//
+// Memory. Pointers are 64-bit values whose meaning the pointer's storage class fixes at build time:
+//   StorageBuffer, Uniform, PushConstant  (descriptor slot << 40) | byte offset in that descriptor's range
+//   PhysicalStorageBuffer                 the device address
+//   Workgroup                             word offset in the workgroup's memory
+//   Function, Private, Input, Output      word offset in the invocation's private memory
+// Buffer memory has the application's explicit layout (Offset, ArrayStride, MatrixStride decorations); workgroup
+// and private memory use the slot layout (one word per slot), so a load from them copies slots.
+//
+// Control flow. Blocks are stored in structured order (a depth-first order that visits a construct's merge
+// block after everything inside the construct), so a subgroup walks them front to back with an execution mask per
+// block and reconverges at merge blocks; only loop back edges go backwards (interpreter.cpp).
+//
+// Instruction pointers. An operation's index in `ops` is the "instruction address" that fault reports name;
+// `sites` maps it back to the IR block and instruction and the SPIR-V result id.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace crashtest::execution {
+
+struct SubgroupState;
+struct Op;
+using OpHandler = void (*)(const Op& op, SubgroupState& state);
+
+struct Op {
+  OpHandler fn = nullptr;
+  uint32_t dst = 0;      // result slot
+  uint32_t a = 0, b = 0, c = 0;  // operand slots (or immediates, per handler)
+  uint32_t n = 0;        // components, slots or bytes (per handler)
+  uint32_t aux = 0;      // per handler: an index into Executable::extra, a width, an enumerant
+  uint32_t site = 0;     // index into Executable::sites
+};
+
+enum class Terminator : uint8_t { Branch, CondBranch, Switch, Return, Kill, Unreachable };
+
+// A phi copy on a control-flow edge: `count` slots from `src` to `dst`, for the lanes taking the edge.
+struct EdgeCopy {
+  uint32_t dst = 0, src = 0, count = 0;
+};
+
+struct Edge {
+  uint32_t target = 0;  // block position in Executable::blocks
+  uint32_t firstCopy = 0, copyCount = 0;
+  // The copies read phis of the target that earlier copies of the same edge write (a swap across a loop's back
+  // edge): they go through the temporary slots first.
+  bool parallel = false;
+};
+
+struct BlockCode {
+  uint32_t firstOp = 0, opCount = 0;
+  Terminator terminator = Terminator::Return;
+  uint32_t condition = 0;  // CondBranch: the boolean slot; Switch: the selector's first slot
+  uint8_t selectorSlots = 1;  // Switch: 1, or 2 for a 64-bit selector
+  uint32_t firstEdge = 0, edgeCount = 0;  // CondBranch: true, false; Switch: default, then each case
+  uint32_t firstCase = 0;  // Switch: edgeCount - 1 values in caseValues
+  uint32_t irBlock = 0;    // the IR block it came from
+};
+
+// One scalar of a value in explicit-layout memory: `bytes` at `offset` from the pointer, in slot `slot` of the
+// value (64-bit scalars fill slot and slot + 1).
+struct Leaf {
+  uint32_t offset = 0;
+  uint16_t bytes = 4;
+  uint16_t slot = 0;
+};
+
+// Where a typed access (load, store) lands in explicit-layout memory: leaves [firstLeaf, firstLeaf + leafCount)
+// of Executable::leaves, and the bytes from the pointer the access may touch (its bounds check).
+struct MemoryAccess {
+  uint32_t firstLeaf = 0, leafCount = 0;
+  uint32_t extent = 0;
+};
+
+// A buffer descriptor the shader reads: the descriptor slots [firstSlot, firstSlot + count) of the dispatch's
+// table (slot 0 is the push-constant block). `count` is 0 for a runtime-sized descriptor array (the set's count).
+struct BufferBinding {
+  uint32_t set = 0, binding = 0;
+  uint32_t firstSlot = 0, count = 1;
+  bool uniform = false;  // Uniform storage class (uniform buffer), else storage buffer
+  uint32_t global = 0;   // IR global index, for messages
+};
+
+// A built-in input variable, written into each invocation's private memory before it starts.
+struct BuiltinInput {
+  uint32_t builtIn = 0;  // spv::BuiltIn
+  uint32_t word = 0;     // private-memory word offset
+  uint32_t words = 1;    // its slot count
+};
+
+// Where an operation came from: for fault reports and the IR listing.
+struct Site {
+  uint32_t irBlock = 0, irIndex = 0;
+  uint32_t spirvId = 0;   // the result id (0 for instructions without a result)
+  uint16_t spirvOp = 0;
+};
+
+struct Executable {
+  std::string entryPoint;
+  uint32_t localSize[3] = {1, 1, 1};
+
+  std::vector<Op> ops;
+  std::vector<BlockCode> blocks;  // structured order; blocks[0] is the entry
+  std::vector<Edge> edges;
+  std::vector<EdgeCopy> copies;
+  std::vector<uint64_t> caseValues;
+  std::vector<uint32_t> extra;    // variable-length operands of some operations
+  std::vector<Leaf> leaves;
+  std::vector<MemoryAccess> accesses;
+  std::vector<Site> sites;
+
+  uint32_t slotCount = 0;
+  uint32_t tempSlot = 0, tempSlots = 0;      // scratch for parallel phi copies and multi-step operations
+  std::vector<uint32_t> constantWords;       // initial value of slots [0, constantWords.size())
+  uint32_t privateWords = 0;                 // per invocation
+  uint32_t sharedWords = 0;                  // per workgroup
+  std::vector<BufferBinding> buffers;
+  uint32_t bufferSlots = 1;                  // descriptor slots, push constants included (fixed-size arrays)
+  std::vector<BuiltinInput> builtins;
+  bool usesBarriers = false;
+  bool usesSubgroupOps = false;
+  bool usesPhysicalAddresses = false;
+};
+
+}  // namespace crashtest::execution

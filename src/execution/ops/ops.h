@@ -1,0 +1,49 @@
+// The operation kernels by family, as the executable builder selects them: each factory returns the handler for
+// an opcode and its component types, or nullptr when the interpreter has none (the builder then reports the
+// instruction as not executed). Every kernel is a tight loop over the subgroup's lanes; undefined behaviour in the
+// shader (division by zero, over-wide shifts, out-of-range conversions) gives a defined value, never host UB.
+#pragma once
+
+#include <cstdint>
+
+#include "execution/executable.h"
+#include "execution/ops/lane_access.h"
+
+namespace crashtest::execution::ops {
+
+// ops_arithmetic.cpp. Operands and result have the same component type unless named.
+OpHandler Unary(uint32_t spvOp, Scalar operand, Scalar result);
+OpHandler Binary(uint32_t spvOp, Scalar operand, Scalar second, Scalar result);
+OpHandler Convert(uint32_t spvOp, Scalar from, Scalar to);
+
+// ops_glsl.cpp: GLSL.std.450 instruction `ext` on components of `kind` (a = first operand, b, c the others).
+// Componentwise ones use op.n components; the others (Length, Cross, ...) read the vector size from op.aux.
+OpHandler Glsl(uint32_t ext, Scalar kind, uint32_t argumentCount);
+
+// ops_composite.cpp
+void Copy(const Op& op, SubgroupState& s);            // n slots a -> dst
+void Select(const Op& op, SubgroupState& s);          // dst = a(bool, per component if aux) ? b : c, n slots per part
+void Shuffle(const Op& op, SubgroupState& s);         // dst[i] = slot extra[aux + i] (n slots) — extract/shuffle
+void ExtractDynamic(const Op& op, SubgroupState& s);  // dst = a[b] (component index, n slots per component, aux count)
+void InsertDynamic(const Op& op, SubgroupState& s);   // dst = a with a[c] = b
+OpHandler Dot(Scalar kind);                           // dst = dot(a, b), n components
+OpHandler VectorTimesScalar(Scalar kind);             // dst = a * b (b scalar), n components
+OpHandler MatrixTimesVector(Scalar kind);             // a: aux columns of n rows; b: aux components
+OpHandler VectorTimesMatrix(Scalar kind);             // a: aux rows; b: n columns of aux rows
+OpHandler MatrixTimesMatrix(Scalar kind);             // a: extra[aux] = {rows, inner}; b: n columns
+OpHandler OuterProduct(Scalar kind);                  // a: n rows, b: aux columns
+OpHandler Transpose(Scalar kind);                     // a: aux columns of n rows
+
+// ops_memory.cpp. a = pointer slot(s); the access is Executable::accesses[aux] for explicit-layout memory.
+OpHandler Load(uint32_t storageClass);
+OpHandler Store(uint32_t storageClass);
+void AccessChain(const Op& op, SubgroupState& s);     // extra[aux..]: see executable_builder.cpp
+void ArrayLength(const Op& op, SubgroupState& s);
+OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar kind);
+void Barrier(const Op& op, SubgroupState& s);         // OpControlBarrier with Workgroup execution scope
+void Nothing(const Op& op, SubgroupState& s);         // memory barriers: execution is already in order
+
+// ops_subgroup.cpp
+OpHandler Subgroup(uint32_t spvOp, uint32_t groupOperation, Scalar kind);
+
+}  // namespace crashtest::execution::ops

@@ -1,0 +1,439 @@
+// Integer, floating-point, boolean and comparison operations and conversions.
+//
+// Where SPIR-V leaves a result undefined the kernels pick the value a GPU gives and never trap the host: integer
+// division by zero gives all ones (quotient and remainder), INT_MIN / -1 wraps to INT_MIN, shift counts use their
+// low bits (as NIR's shifts do), and out-of-range float-to-integer conversions saturate (NaN gives 0).
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "execution/ops/ops.h"
+
+namespace crashtest::execution {
+
+float HalfToFloat(uint32_t half) {
+  const uint32_t sign = (half & 0x8000u) << 16;
+  const uint32_t exponent = (half >> 10) & 0x1f;
+  uint32_t mantissa = half & 0x3ff;
+  uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else {  // subnormal: normalise
+    int e = -1;
+    do {
+      ++e;
+      mantissa <<= 1;
+    } while ((mantissa & 0x400) == 0);
+    bits = sign | (static_cast<uint32_t>(112 - e) << 23) | ((mantissa & 0x3ff) << 13);
+  }
+  return std::bit_cast<float>(bits);
+}
+
+uint32_t FloatToHalf(float value) {
+  const uint32_t bits = std::bit_cast<uint32_t>(value);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const uint32_t exponent = (bits >> 23) & 0xff;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (exponent == 0xff) return sign | 0x7c00u | (mantissa != 0 ? 0x200u | (mantissa >> 13) : 0u);
+  int e = static_cast<int>(exponent) - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00u;  // overflow: infinity
+  if (e <= 0) {
+    if (e < -10) return sign;  // underflow to zero
+    mantissa |= 0x800000;
+    const uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mantissa >> shift;
+    const uint32_t rest = mantissa & ((1u << shift) - 1);
+    const uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+    return sign | half;
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
+  const uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // may carry into the exponent: still right
+  return sign | half;
+}
+
+namespace {
+
+// Unsigned arithmetic at least 32 bits wide, so narrow types never promote to int and overflow.
+template <typename T>
+auto Wide(T v) {
+  if constexpr (sizeof(T) < 8) return static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(v));
+  else return static_cast<uint64_t>(v);
+}
+
+template <typename T>
+constexpr uint32_t kBits = sizeof(T) * 8;
+
+struct IAdd { static auto Apply(auto a, auto b) { return Wide(a) + Wide(b); } };
+struct ISub { static auto Apply(auto a, auto b) { return Wide(a) - Wide(b); } };
+struct IMul { static auto Apply(auto a, auto b) { return Wide(a) * Wide(b); } };
+struct UDiv {
+  template <typename T> static T Apply(T a, T b) { return b == 0 ? static_cast<T>(~T{0}) : static_cast<T>(a / b); }
+};
+struct UMod {
+  template <typename T> static T Apply(T a, T b) { return b == 0 ? static_cast<T>(~T{0}) : static_cast<T>(a % b); }
+};
+struct SDiv {
+  template <typename T> static T Apply(T a, T b) {
+    if (b == 0) return static_cast<T>(-1);
+    if (b == -1) return static_cast<T>(0 - Wide(a));  // INT_MIN / -1 wraps
+    return static_cast<T>(a / b);
+  }
+};
+struct SRem {  // sign of the dividend
+  template <typename T> static T Apply(T a, T b) {
+    if (b == 0) return static_cast<T>(-1);
+    if (b == -1) return 0;
+    return static_cast<T>(a % b);
+  }
+};
+struct SMod {  // sign of the divisor
+  template <typename T> static T Apply(T a, T b) {
+    if (b == 0) return static_cast<T>(-1);
+    if (b == -1) return 0;
+    T r = static_cast<T>(a % b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+  }
+};
+struct BitAnd { static auto Apply(auto a, auto b) { return a & b; } };
+struct BitOr { static auto Apply(auto a, auto b) { return a | b; } };
+struct BitXor { static auto Apply(auto a, auto b) { return a ^ b; } };
+struct Shl {
+  template <typename T, typename S> static T Apply(T a, S b) {
+    return static_cast<T>(Wide(a) << (static_cast<uint32_t>(b) & (kBits<T> - 1)));
+  }
+};
+struct Shr {
+  template <typename T, typename S> static T Apply(T a, S b) {
+    return static_cast<T>(a >> (static_cast<uint32_t>(b) & (kBits<T> - 1)));
+  }
+};
+struct Sar {  // arithmetic: C++20 defines >> of negative values as arithmetic
+  template <typename T, typename S> static T Apply(T a, S b) {
+    return static_cast<T>(a >> (static_cast<uint32_t>(b) & (kBits<T> - 1)));
+  }
+};
+
+struct FAdd { static auto Apply(auto a, auto b) { return a + b; } };
+struct FSub { static auto Apply(auto a, auto b) { return a - b; } };
+struct FMul { static auto Apply(auto a, auto b) { return a * b; } };
+struct FDiv { static auto Apply(auto a, auto b) { return a / b; } };
+struct FRem { static auto Apply(auto a, auto b) { return std::fmod(a, b); } };
+struct FMod {
+  template <typename T> static T Apply(T a, T b) { return a - b * std::floor(a / b); }
+};
+
+struct Eq { static bool Apply(auto a, auto b) { return a == b; } };
+struct Ne { static bool Apply(auto a, auto b) { return a != b; } };
+struct Lt { static bool Apply(auto a, auto b) { return a < b; } };
+struct Le { static bool Apply(auto a, auto b) { return a <= b; } };
+struct Gt { static bool Apply(auto a, auto b) { return a > b; } };
+struct Ge { static bool Apply(auto a, auto b) { return a >= b; } };
+// Unordered comparisons: true when either operand is NaN.
+struct UEq { static bool Apply(auto a, auto b) { return !(a < b || a > b); } };
+struct UNe { static bool Apply(auto a, auto b) { return a != b; } };
+struct ULt { static bool Apply(auto a, auto b) { return !(a >= b); } };
+struct ULe { static bool Apply(auto a, auto b) { return !(a > b); } };
+struct UGt { static bool Apply(auto a, auto b) { return !(a <= b); } };
+struct UGe { static bool Apply(auto a, auto b) { return !(a < b); } };
+struct OrdEq { static bool Apply(auto a, auto b) { return a == b; } };
+struct OrdNe { static bool Apply(auto a, auto b) { return a < b || a > b; } };
+struct LAnd { static bool Apply(bool a, bool b) { return a && b; } };
+struct LOr { static bool Apply(bool a, bool b) { return a || b; } };
+struct LEq { static bool Apply(bool a, bool b) { return a == b; } };
+struct LNe { static bool Apply(bool a, bool b) { return a != b; } };
+
+struct Neg { static auto Apply(auto a) { return 0 - Wide(a); } };
+struct FNeg { static auto Apply(auto a) { return -a; } };
+struct BitNot { static auto Apply(auto a) { return ~Wide(a); } };
+struct LNot { static bool Apply(bool a) { return !a; } };
+struct PopCount { static uint32_t Apply(auto a) { return static_cast<uint32_t>(std::popcount(Wide(a))); } };
+struct BitRev {
+  template <typename T> static T Apply(T a) {
+    auto v = Wide(a);
+    decltype(v) r = 0;
+    for (uint32_t i = 0; i < kBits<T>; ++i) r |= ((v >> i) & 1) << (kBits<T> - 1 - i);
+    return static_cast<T>(r);
+  }
+};
+struct IsNan { static bool Apply(auto a) { return std::isnan(a); } };
+struct IsInf { static bool Apply(auto a) { return std::isinf(a); } };
+
+// Conversions.
+template <typename To>
+struct FloatToInt {
+  template <typename F> static To Apply(F f) {
+    if (std::isnan(f)) return 0;
+    constexpr F lo = static_cast<F>(std::numeric_limits<To>::min());
+    constexpr F hi = static_cast<F>(std::numeric_limits<To>::max());
+    if (f <= lo) return std::numeric_limits<To>::min();
+    if (f >= hi) return std::numeric_limits<To>::max();
+    return static_cast<To>(f);
+  }
+};
+template <typename To>
+struct Cast {
+  template <typename F> static To Apply(F f) { return static_cast<To>(f); }
+};
+
+// Instantiation by component type. Each macro expands a case per Scalar the family supports.
+#define CT_UINTS(X) X(U8) X(U16) X(U32) X(U64)
+#define CT_SINTS(X) X(S8) X(S16) X(S32) X(S64)
+#define CT_FLOATS(X) X(F16) X(F32) X(F64)
+
+template <typename F>
+OpHandler UIntBinary(Scalar k) {
+  switch (k) {
+#define CT_CASE(K) case Scalar::K: return &Map2<Scalar::K, Scalar::K, Scalar::K, F>;
+    CT_UINTS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+template <typename F>
+OpHandler SIntBinary(Scalar k) {
+  switch (k) {
+#define CT_CASE(K) case Scalar::K: return &Map2<Scalar::K, Scalar::K, Scalar::K, F>;
+    CT_SINTS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+template <typename F>
+OpHandler FloatBinary(Scalar k) {
+  switch (k) {
+#define CT_CASE(K) case Scalar::K: return &Map2<Scalar::K, Scalar::K, Scalar::K, F>;
+    CT_FLOATS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+template <typename F, Scalar Base>
+OpHandler ShiftBy(Scalar shift) {
+  switch (shift) {
+#define CT_CASE(K) case Scalar::K: return &Map2<Base, Scalar::K, Base, F>;
+    CT_UINTS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+template <typename F>
+OpHandler Shift(Scalar base, Scalar shift, bool arithmetic) {
+  // The shift count is read unsigned: only its low bits count.
+  switch (shift) {
+    case Scalar::S8: shift = Scalar::U8; break;
+    case Scalar::S16: shift = Scalar::U16; break;
+    case Scalar::S32: shift = Scalar::U32; break;
+    case Scalar::S64: shift = Scalar::U64; break;
+    default: break;
+  }
+  if (arithmetic) {
+    switch (base) {
+#define CT_CASE(K) case Scalar::K: return ShiftBy<F, Scalar::K>(shift);
+      CT_SINTS(CT_CASE)
+#undef CT_CASE
+      default: return nullptr;
+    }
+  }
+  switch (base) {
+#define CT_CASE(K) case Scalar::K: return ShiftBy<F, Scalar::K>(shift);
+    CT_UINTS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+template <typename F>
+OpHandler Compare(Scalar k) {
+  switch (k) {
+#define CT_CASE(K) case Scalar::K: return &Map2<Scalar::K, Scalar::K, Scalar::Bool, F>;
+    CT_UINTS(CT_CASE) CT_SINTS(CT_CASE) CT_FLOATS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+
+Scalar ToUnsigned(Scalar k) {
+  switch (k) {
+    case Scalar::S8: return Scalar::U8;
+    case Scalar::S16: return Scalar::U16;
+    case Scalar::S32: return Scalar::U32;
+    case Scalar::S64: return Scalar::U64;
+    default: return k;
+  }
+}
+Scalar ToSigned(Scalar k) {
+  switch (k) {
+    case Scalar::U8: return Scalar::S8;
+    case Scalar::U16: return Scalar::S16;
+    case Scalar::U32: return Scalar::S32;
+    case Scalar::U64: return Scalar::S64;
+    default: return k;
+  }
+}
+
+template <typename F, Scalar A>
+OpHandler ToResult(Scalar r) {
+  switch (r) {
+#define CT_CASE(K) case Scalar::K: return &Map1<A, Scalar::K, F>;
+    CT_UINTS(CT_CASE) CT_SINTS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+
+template <Scalar From, Scalar To>
+OpHandler ConvertPair() {
+  using T = typename Lane<To>::T;
+  if constexpr (IsFloat(From) && !IsFloat(To)) return &Map1<From, To, FloatToInt<T>>;
+  else return &Map1<From, To, Cast<T>>;
+}
+template <Scalar From>
+OpHandler ConvertFrom(Scalar to) {
+  switch (to) {
+#define CT_CASE(K) case Scalar::K: return ConvertPair<From, Scalar::K>();
+    CT_UINTS(CT_CASE) CT_SINTS(CT_CASE) CT_FLOATS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+namespace ops {
+
+OpHandler Unary(uint32_t spvOp, Scalar operand, Scalar result) {
+  switch (static_cast<spv::Op>(spvOp)) {
+    case spv::OpSNegate:
+      switch (ToUnsigned(operand)) {
+#define CT_CASE(K) case Scalar::K: return &Map1<Scalar::K, Scalar::K, Neg>;
+        CT_UINTS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpNot:
+      switch (ToUnsigned(operand)) {
+#define CT_CASE(K) case Scalar::K: return &Map1<Scalar::K, Scalar::K, BitNot>;
+        CT_UINTS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpBitReverse:
+      switch (ToUnsigned(operand)) {
+#define CT_CASE(K) case Scalar::K: return &Map1<Scalar::K, Scalar::K, BitRev>;
+        CT_UINTS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpBitCount:
+      switch (ToUnsigned(operand)) {
+#define CT_CASE(K) case Scalar::K: return ToResult<PopCount, Scalar::K>(result);
+        CT_UINTS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpFNegate:
+      switch (operand) {
+#define CT_CASE(K) case Scalar::K: return &Map1<Scalar::K, Scalar::K, FNeg>;
+        CT_FLOATS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpIsNan:
+    case spv::OpIsInf:
+      switch (operand) {
+#define CT_CASE(K)   \
+  case Scalar::K:    \
+    return spvOp == spv::OpIsNan ? &Map1<Scalar::K, Scalar::Bool, IsNan> : &Map1<Scalar::K, Scalar::Bool, IsInf>;
+        CT_FLOATS(CT_CASE)
+#undef CT_CASE
+        default: return nullptr;
+      }
+    case spv::OpLogicalNot: return &Map1<Scalar::Bool, Scalar::Bool, LNot>;
+    default: return nullptr;
+  }
+}
+
+OpHandler Binary(uint32_t spvOp, Scalar operand, Scalar second, Scalar result) {
+  (void)result;
+  const Scalar u = ToUnsigned(operand), s = ToSigned(operand);
+  switch (static_cast<spv::Op>(spvOp)) {
+    case spv::OpIAdd: return UIntBinary<IAdd>(u);
+    case spv::OpISub: return UIntBinary<ISub>(u);
+    case spv::OpIMul: return UIntBinary<IMul>(u);
+    case spv::OpUDiv: return UIntBinary<UDiv>(u);
+    case spv::OpUMod: return UIntBinary<UMod>(u);
+    case spv::OpSDiv: return SIntBinary<SDiv>(s);
+    case spv::OpSRem: return SIntBinary<SRem>(s);
+    case spv::OpSMod: return SIntBinary<SMod>(s);
+    case spv::OpBitwiseAnd: return UIntBinary<BitAnd>(u);
+    case spv::OpBitwiseOr: return UIntBinary<BitOr>(u);
+    case spv::OpBitwiseXor: return UIntBinary<BitXor>(u);
+    case spv::OpShiftLeftLogical: return Shift<Shl>(u, second, false);
+    case spv::OpShiftRightLogical: return Shift<Shr>(u, second, false);
+    case spv::OpShiftRightArithmetic: return Shift<Sar>(s, second, true);
+    case spv::OpFAdd: return FloatBinary<FAdd>(operand);
+    case spv::OpFSub: return FloatBinary<FSub>(operand);
+    case spv::OpFMul: return FloatBinary<FMul>(operand);
+    case spv::OpFDiv: return FloatBinary<FDiv>(operand);
+    case spv::OpFRem: return FloatBinary<FRem>(operand);
+    case spv::OpFMod: return FloatBinary<FMod>(operand);
+    case spv::OpIEqual: return Compare<Eq>(u);
+    case spv::OpINotEqual: return Compare<Ne>(u);
+    case spv::OpUGreaterThan: return Compare<Gt>(u);
+    case spv::OpUGreaterThanEqual: return Compare<Ge>(u);
+    case spv::OpULessThan: return Compare<Lt>(u);
+    case spv::OpULessThanEqual: return Compare<Le>(u);
+    case spv::OpSGreaterThan: return Compare<Gt>(s);
+    case spv::OpSGreaterThanEqual: return Compare<Ge>(s);
+    case spv::OpSLessThan: return Compare<Lt>(s);
+    case spv::OpSLessThanEqual: return Compare<Le>(s);
+    case spv::OpFOrdEqual: return Compare<OrdEq>(operand);
+    case spv::OpFOrdNotEqual: return Compare<OrdNe>(operand);
+    case spv::OpFOrdLessThan: return Compare<Lt>(operand);
+    case spv::OpFOrdLessThanEqual: return Compare<Le>(operand);
+    case spv::OpFOrdGreaterThan: return Compare<Gt>(operand);
+    case spv::OpFOrdGreaterThanEqual: return Compare<Ge>(operand);
+    case spv::OpFUnordEqual: return Compare<UEq>(operand);
+    case spv::OpFUnordNotEqual: return Compare<UNe>(operand);
+    case spv::OpFUnordLessThan: return Compare<ULt>(operand);
+    case spv::OpFUnordLessThanEqual: return Compare<ULe>(operand);
+    case spv::OpFUnordGreaterThan: return Compare<UGt>(operand);
+    case spv::OpFUnordGreaterThanEqual: return Compare<UGe>(operand);
+    case spv::OpLogicalAnd: return &Map2<Scalar::Bool, Scalar::Bool, Scalar::Bool, LAnd>;
+    case spv::OpLogicalOr: return &Map2<Scalar::Bool, Scalar::Bool, Scalar::Bool, LOr>;
+    case spv::OpLogicalEqual: return &Map2<Scalar::Bool, Scalar::Bool, Scalar::Bool, LEq>;
+    case spv::OpLogicalNotEqual: return &Map2<Scalar::Bool, Scalar::Bool, Scalar::Bool, LNe>;
+    default: return nullptr;
+  }
+}
+
+OpHandler Convert(uint32_t spvOp, Scalar from, Scalar to) {
+  switch (static_cast<spv::Op>(spvOp)) {
+    case spv::OpConvertFToU: to = ToUnsigned(to); break;
+    case spv::OpConvertFToS: to = ToSigned(to); break;
+    case spv::OpConvertSToF: from = ToSigned(from); break;
+    case spv::OpConvertUToF: from = ToUnsigned(from); break;
+    case spv::OpUConvert: from = ToUnsigned(from), to = ToUnsigned(to); break;
+    case spv::OpSConvert: from = ToSigned(from), to = ToSigned(to); break;
+    case spv::OpFConvert: break;
+    default: return nullptr;
+  }
+  switch (from) {
+#define CT_CASE(K) case Scalar::K: return ConvertFrom<Scalar::K>(to);
+    CT_UINTS(CT_CASE) CT_SINTS(CT_CASE) CT_FLOATS(CT_CASE)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+
+}  // namespace ops
+}  // namespace crashtest::execution

@@ -1,0 +1,397 @@
+// Loads, stores, access chains, atomics and barriers. Pointer encodings per storage class are in executable.h.
+//
+// Every access is checked against the range it may touch before the host memory is read or written: an access
+// outside it is a fault (ShaderFault, the dispatch stops at the subgroup's next check) or, with robust buffer
+// access, reads zero and writes nothing ("out-of-bounds ... reads return zero, writes are discarded" is what
+// robustBufferAccess2 guarantees, and one of the behaviours robustBufferAccess allows).
+#include <spirv/unified1/spirv.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "execution/dispatch_context.h"
+#include "execution/ops/ops.h"
+
+namespace crashtest::execution::ops {
+namespace {
+
+constexpr uint64_t kOffsetMask = (uint64_t{1} << 40) - 1;
+
+uint64_t PointerOf(const SubgroupState& s, uint32_t slot, uint32_t lane) {
+  const uint32_t* p = s.Slot(slot);
+  return Join(p[lane], p[s.width + lane]);
+}
+
+// Records a fault at `op` for `lane`. Returns true when the access must be skipped and the dispatch continues
+// (masked or robust), false when the subgroup must stop now.
+bool OutOfRange(SubgroupState& s, const Op& op, uint32_t lane, uint64_t address, bool write, uint32_t slot,
+                bool freed = false) {
+  const OutOfRangeMode mode = s.dispatch->outOfRange;
+  if (mode == OutOfRangeMode::Robust) return true;
+  if (s.fault.kind == ShaderFaultKind::None) {
+    s.fault.kind = write ? ShaderFaultKind::WriteInvalid : ShaderFaultKind::ReadInvalid;
+    s.fault.address = address;
+    s.fault.op = static_cast<uint32_t>(&op - s.exe->ops.data());
+    for (int i = 0; i < 3; ++i) s.fault.workgroup[i] = s.workgroup[i];
+    s.fault.localIndex = s.firstLocalIndex + lane;
+    s.fault.descriptorSlot = slot;
+    s.fault.freed = freed;
+  }
+  if (mode == OutOfRangeMode::Masked) return true;
+  s.stop = true;
+  return false;
+}
+
+// The host bytes of `bytes` at the explicit-layout pointer `p` of `storageClass` for `lane`, or nullptr when out of
+// range (after OutOfRange decided; *stop is set when the subgroup must stop).
+std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64_t p, uint64_t bytes, uint32_t lane,
+                   bool write, bool* stop) {
+  if (storageClass == spv::StorageClassPhysicalStorageBuffer) {
+    if (!s.cachedRange.Contains(p, bytes)) {
+      bool freed = false;
+      AddressRange range;
+      if (s.dispatch->addresses == nullptr || !s.dispatch->addresses->Find(p, &range, &freed) ||
+          !range.Contains(p, bytes)) {
+        *stop = !OutOfRange(s, op, lane, p, write, 0, freed);
+        return nullptr;
+      }
+      s.cachedRange = range;
+    }
+    return s.cachedRange.host + (p - s.cachedRange.base);
+  }
+  const uint32_t slot = static_cast<uint32_t>(p >> 40);
+  const uint64_t offset = p & kOffsetMask;
+  if (slot < s.exe->bufferSlots) {
+    const BufferRange& range = s.dispatch->buffers[slot];
+    if (range.data != nullptr && bytes <= range.size && offset <= range.size - bytes) return range.data + offset;
+    *stop = !OutOfRange(s, op, lane, range.address + offset, write, slot);
+    return nullptr;
+  }
+  *stop = !OutOfRange(s, op, lane, offset, write, slot);
+  return nullptr;
+}
+
+void ReadLeaf(uint32_t* d, uint32_t w, uint32_t lane, const Leaf& leaf, const std::byte* host) {
+  const std::byte* src = host + leaf.offset;
+  uint32_t* lo = d + static_cast<size_t>(leaf.slot) * w + lane;
+  switch (leaf.bytes) {
+    case 1: *lo = static_cast<uint32_t>(static_cast<uint8_t>(*src)); break;
+    case 2: { uint16_t v; std::memcpy(&v, src, 2); *lo = v; break; }
+    case 8: { uint32_t v[2]; std::memcpy(v, src, 8); lo[0] = v[0]; lo[w] = v[1]; break; }
+    default: std::memcpy(lo, src, 4); break;
+  }
+}
+
+void WriteLeaf(const uint32_t* v, uint32_t w, uint32_t lane, const Leaf& leaf, std::byte* host) {
+  std::byte* dst = host + leaf.offset;
+  const uint32_t* lo = v + static_cast<size_t>(leaf.slot) * w + lane;
+  switch (leaf.bytes) {
+    case 1: { uint8_t b = static_cast<uint8_t>(*lo); std::memcpy(dst, &b, 1); break; }
+    case 2: { uint16_t h = static_cast<uint16_t>(*lo); std::memcpy(dst, &h, 2); break; }
+    case 8: { uint32_t words[2] = {lo[0], lo[w]}; std::memcpy(dst, words, 8); break; }
+    default: std::memcpy(dst, lo, 4); break;
+  }
+}
+
+// Explicit-layout memory: buffers, push constants, physical storage buffers.
+template <uint32_t StorageClass>
+void LoadExplicit(const Op& op, SubgroupState& s) {
+  const MemoryAccess& access = s.exe->accesses[op.aux];
+  const Leaf* leaves = s.exe->leaves.data() + access.firstLeaf;
+  const uint32_t w = s.width;
+  uint32_t* d = s.Slot(op.dst);
+  uint64_t lanes = s.active;
+  while (lanes != 0) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
+    lanes &= lanes - 1;
+    bool stop = false;
+    const std::byte* host = Resolve(s, op, StorageClass, PointerOf(s, op.a, l), access.extent, l, false, &stop);
+    if (host == nullptr) {
+      if (stop) return;
+      for (uint32_t k = 0; k < op.n; ++k) d[static_cast<size_t>(k) * w + l] = 0;
+      continue;
+    }
+    for (uint32_t i = 0; i < access.leafCount; ++i) ReadLeaf(d, w, l, leaves[i], host);
+  }
+}
+
+template <uint32_t StorageClass>
+void StoreExplicit(const Op& op, SubgroupState& s) {
+  const MemoryAccess& access = s.exe->accesses[op.aux];
+  const Leaf* leaves = s.exe->leaves.data() + access.firstLeaf;
+  const uint32_t w = s.width;
+  const uint32_t* v = s.Slot(op.b);
+  uint64_t lanes = s.active;
+  while (lanes != 0) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
+    lanes &= lanes - 1;
+    bool stop = false;
+    std::byte* host = Resolve(s, op, StorageClass, PointerOf(s, op.a, l), access.extent, l, true, &stop);
+    if (host == nullptr) {
+      if (stop) return;
+      continue;
+    }
+    for (uint32_t i = 0; i < access.leafCount; ++i) WriteLeaf(v, w, l, leaves[i], host);
+  }
+}
+
+// Slot-layout memory. Private memory is [word][lane]; an index past the variable (undefined in SPIR-V) reads zero
+// and writes nothing rather than touching another invocation's words.
+void LoadPrivate(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width, words = s.exe->privateWords;
+  const uint32_t* p = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t at = p[l];
+    const bool inside = at <= words && op.n <= words - at;
+    for (uint32_t k = 0; k < op.n; ++k)
+      d[static_cast<size_t>(k) * w + l] = inside ? s.priv[static_cast<size_t>(at + k) * w + l] : 0;
+  });
+}
+
+void StorePrivate(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width, words = s.exe->privateWords;
+  const uint32_t* p = s.Slot(op.a);
+  const uint32_t* v = s.Slot(op.b);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t at = p[l];
+    if (at > words || op.n > words - at) return;
+    for (uint32_t k = 0; k < op.n; ++k)
+      s.priv[static_cast<size_t>(at + k) * w + l] = v[static_cast<size_t>(k) * w + l];
+  });
+}
+
+void LoadShared(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width, words = s.exe->sharedWords;
+  const uint32_t* p = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t at = p[l];
+    const bool inside = at <= words && op.n <= words - at;
+    for (uint32_t k = 0; k < op.n; ++k) d[static_cast<size_t>(k) * w + l] = inside ? s.shared[at + k] : 0;
+  });
+}
+
+void StoreShared(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width, words = s.exe->sharedWords;
+  const uint32_t* p = s.Slot(op.a);
+  const uint32_t* v = s.Slot(op.b);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t at = p[l];
+    if (at > words || op.n > words - at) return;
+    for (uint32_t k = 0; k < op.n; ++k) s.shared[at + k] = v[static_cast<size_t>(k) * w + l];
+  });
+}
+
+// Atomics. Workgroup and private memory belong to one host thread at a time (a workgroup's subgroups run on one
+// worker), so plain operations are atomic there; buffer memory uses std::atomic_ref, sequentially consistent,
+// which also gives the acquire/release semantics any memory-semantics operand can ask for.
+template <typename U, typename F>
+U Rmw(U* word, bool shared, F&& f) {
+  if (shared) {
+    U old = *word;
+    *word = f(old);
+    return old;
+  }
+  std::atomic_ref<U> ref(*word);
+  U old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, f(old), std::memory_order_seq_cst, std::memory_order_relaxed)) {
+  }
+  return old;
+}
+
+template <uint32_t SpvOp, Scalar K>
+auto Combine(typename Lane<K>::T old, typename Lane<K>::T value) {
+  using T = typename Lane<K>::T;
+  if constexpr (SpvOp == spv::OpAtomicExchange || SpvOp == spv::OpAtomicStore) return value;
+  else if constexpr (SpvOp == spv::OpAtomicIIncrement) return static_cast<T>(old + 1);
+  else if constexpr (SpvOp == spv::OpAtomicIDecrement) return static_cast<T>(old - 1);
+  else if constexpr (SpvOp == spv::OpAtomicIAdd || SpvOp == spv::OpAtomicFAddEXT) return static_cast<T>(old + value);
+  else if constexpr (SpvOp == spv::OpAtomicISub) return static_cast<T>(old - value);
+  else if constexpr (SpvOp == spv::OpAtomicSMin || SpvOp == spv::OpAtomicUMin) return old < value ? old : value;
+  else if constexpr (SpvOp == spv::OpAtomicSMax || SpvOp == spv::OpAtomicUMax) return old > value ? old : value;
+  else if constexpr (SpvOp == spv::OpAtomicFMinEXT) return std::fmin(old, value);
+  else if constexpr (SpvOp == spv::OpAtomicFMaxEXT) return std::fmax(old, value);
+  else if constexpr (SpvOp == spv::OpAtomicAnd) return static_cast<T>(old & value);
+  else if constexpr (SpvOp == spv::OpAtomicOr) return static_cast<T>(old | value);
+  else if constexpr (SpvOp == spv::OpAtomicXor) return static_cast<T>(old ^ value);
+  else return old;  // OpAtomicLoad
+}
+
+// op.a pointer, op.b value (CompareExchange: op.b value, op.c comparator), op.aux the access (explicit layout).
+template <uint32_t SpvOp, uint32_t StorageClass, Scalar K>
+void AtomicOp(const Op& op, SubgroupState& s) {
+  using T = typename Lane<K>::T;
+  using U = std::conditional_t<SlotsOf(K) == 2, uint64_t, uint32_t>;
+  constexpr uint32_t bytes = sizeof(U);
+  const uint32_t w = s.width;
+  const uint32_t* v = s.Slot(op.b);
+  const uint32_t* cmp = s.Slot(op.c);
+  uint32_t* d = s.Slot(op.dst);
+  uint64_t lanes = s.active;
+  // Lanes in increasing order, so the values each receives are deterministic within a subgroup.
+  while (lanes != 0) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
+    lanes &= lanes - 1;
+    const uint64_t p = PointerOf(s, op.a, l);
+    U* word = nullptr;
+    bool shared = true;
+    if constexpr (StorageClass == spv::StorageClassWorkgroup) {
+      if (p + bytes / 4 <= s.exe->sharedWords) word = reinterpret_cast<U*>(s.shared + p);
+    } else if constexpr (StorageClass == spv::StorageClassFunction || StorageClass == spv::StorageClassPrivate) {
+      // Private words are [word][lane]: a 64-bit private atomic is not contiguous; the interpreter keeps private
+      // atomics to 32 bits (builder).
+      if (p < s.exe->privateWords) word = reinterpret_cast<U*>(s.priv + static_cast<size_t>(p) * w + l);
+    } else {
+      bool stop = false;
+      std::byte* host = Resolve(s, op, StorageClass, p, bytes, l, SpvOp != spv::OpAtomicLoad, &stop);
+      if (host == nullptr && stop) return;
+      word = reinterpret_cast<U*>(host);
+      shared = false;
+      if (word != nullptr && reinterpret_cast<uintptr_t>(word) % alignof(U) != 0) word = nullptr;  // misaligned
+    }
+    if (word == nullptr) {
+      if constexpr (SpvOp != spv::OpAtomicStore) Put<K, true>(d, w, 0, l, T{}, ~0u);
+      continue;
+    }
+    const T value = Get<K>(v, w, 0, l);
+    U oldBits;
+    if constexpr (SpvOp == spv::OpAtomicCompareExchange) {
+      const U expected = static_cast<U>(Lane<K>::Encode(Get<K>(cmp, w, 0, l)));
+      const U desired = static_cast<U>(Lane<K>::Encode(value));
+      oldBits = Rmw<U>(word, shared, [&](U old) { return old == expected ? desired : old; });
+    } else if constexpr (SpvOp == spv::OpAtomicLoad) {
+      oldBits = shared ? *word : std::atomic_ref<U>(*word).load(std::memory_order_seq_cst);
+    } else {
+      oldBits = Rmw<U>(word, shared, [&](U old) {
+        return static_cast<U>(Lane<K>::Encode(Combine<SpvOp, K>(Lane<K>::Decode(old), value)));
+      });
+    }
+    if constexpr (SpvOp != spv::OpAtomicStore) Put<K, true>(d, w, 0, l, Lane<K>::Decode(oldBits), ~0u);
+  }
+}
+
+constexpr bool IsFloatAtomic(uint32_t op) {
+  return op == spv::OpAtomicFAddEXT || op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT;
+}
+constexpr bool MovesBits(uint32_t op) {
+  return op == spv::OpAtomicLoad || op == spv::OpAtomicStore || op == spv::OpAtomicExchange ||
+         op == spv::OpAtomicCompareExchange;
+}
+
+template <uint32_t SpvOp, uint32_t StorageClass>
+OpHandler AtomicFor(Scalar k) {
+  constexpr bool kPrivate = StorageClass == spv::StorageClassFunction || StorageClass == spv::StorageClassPrivate;
+  if constexpr (MovesBits(SpvOp) || !IsFloatAtomic(SpvOp)) {
+    switch (k) {
+      case Scalar::U32: return &AtomicOp<SpvOp, StorageClass, Scalar::U32>;
+      case Scalar::S32: return &AtomicOp<SpvOp, StorageClass, Scalar::S32>;
+      case Scalar::U64: if constexpr (!kPrivate) return &AtomicOp<SpvOp, StorageClass, Scalar::U64>; else return nullptr;
+      case Scalar::S64: if constexpr (!kPrivate) return &AtomicOp<SpvOp, StorageClass, Scalar::S64>; else return nullptr;
+      default: break;
+    }
+  }
+  if constexpr (MovesBits(SpvOp) || IsFloatAtomic(SpvOp)) {
+    switch (k) {
+      case Scalar::F32: return &AtomicOp<SpvOp, StorageClass, Scalar::F32>;
+      case Scalar::F64: if constexpr (!kPrivate) return &AtomicOp<SpvOp, StorageClass, Scalar::F64>; else return nullptr;
+      default: break;
+    }
+  }
+  return nullptr;
+}
+
+template <uint32_t SpvOp>
+OpHandler AtomicIn(uint32_t storageClass, Scalar k) {
+  switch (storageClass) {
+    case spv::StorageClassStorageBuffer: return AtomicFor<SpvOp, spv::StorageClassStorageBuffer>(k);
+    case spv::StorageClassUniform: return AtomicFor<SpvOp, spv::StorageClassUniform>(k);
+    case spv::StorageClassPhysicalStorageBuffer: return AtomicFor<SpvOp, spv::StorageClassPhysicalStorageBuffer>(k);
+    case spv::StorageClassWorkgroup: return AtomicFor<SpvOp, spv::StorageClassWorkgroup>(k);
+    case spv::StorageClassFunction:
+    case spv::StorageClassPrivate: return AtomicFor<SpvOp, spv::StorageClassFunction>(k);
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+OpHandler Load(uint32_t storageClass) {
+  switch (storageClass) {
+    case spv::StorageClassStorageBuffer: return &LoadExplicit<spv::StorageClassStorageBuffer>;
+    case spv::StorageClassUniform: return &LoadExplicit<spv::StorageClassUniform>;
+    case spv::StorageClassPushConstant: return &LoadExplicit<spv::StorageClassPushConstant>;
+    case spv::StorageClassPhysicalStorageBuffer: return &LoadExplicit<spv::StorageClassPhysicalStorageBuffer>;
+    case spv::StorageClassWorkgroup: return &LoadShared;
+    case spv::StorageClassFunction: case spv::StorageClassPrivate: case spv::StorageClassInput:
+    case spv::StorageClassOutput: return &LoadPrivate;
+    default: return nullptr;
+  }
+}
+
+OpHandler Store(uint32_t storageClass) {
+  switch (storageClass) {
+    case spv::StorageClassStorageBuffer: return &StoreExplicit<spv::StorageClassStorageBuffer>;
+    case spv::StorageClassUniform: return &StoreExplicit<spv::StorageClassUniform>;
+    case spv::StorageClassPhysicalStorageBuffer: return &StoreExplicit<spv::StorageClassPhysicalStorageBuffer>;
+    case spv::StorageClassWorkgroup: return &StoreShared;
+    case spv::StorageClassFunction: case spv::StorageClassPrivate: case spv::StorageClassOutput:
+      return &StorePrivate;
+    default: return nullptr;
+  }
+}
+
+// extra[aux] = term count, extra[aux + 1..2] = static offset (low, high), then per term: index slot, 1 when the
+// index is 64-bit (else a signed 32-bit index), stride (low, high).
+void AccessChain(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t* x = s.exe->extra.data() + op.aux;
+  const uint32_t terms = x[0];
+  const uint64_t offset = Join(x[1], x[2]);
+  const uint32_t* base = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t l = 0; l < w; ++l) {
+    uint64_t p = Join(base[l], base[w + l]) + offset;
+    for (uint32_t t = 0; t < terms; ++t) {
+      const uint32_t* term = x + 3 + 4 * t;
+      const uint32_t* index = s.Slot(term[0]);
+      const uint64_t i = term[1] != 0 ? Join(index[l], index[w + l])
+                                      : static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(index[l])));
+      p += i * Join(term[2], term[3]);
+    }
+    d[l] = Blend(s.laneMask[l], static_cast<uint32_t>(p), d[l]);
+    d[w + l] = Blend(s.laneMask[l], static_cast<uint32_t>(p >> 32), d[w + l]);
+  }
+}
+
+// OpArrayLength: (descriptor range - op.n) / op.aux, per lane's descriptor.
+void ArrayLength(const Op& op, SubgroupState& s) {
+  const uint32_t* p = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t slot = p[s.width + l] >> 8;
+    uint64_t size = slot < s.exe->bufferSlots ? s.dispatch->buffers[slot].size : 0;
+    d[l] = size > op.n ? static_cast<uint32_t>((size - op.n) / op.aux) : 0;
+  });
+}
+
+OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar k) {
+  switch (spvOp) {
+#define CT_CASE(Name) case spv::Name: return AtomicIn<spv::Name>(storageClass, k);
+    CT_CASE(OpAtomicLoad) CT_CASE(OpAtomicStore) CT_CASE(OpAtomicExchange) CT_CASE(OpAtomicCompareExchange)
+    CT_CASE(OpAtomicIIncrement) CT_CASE(OpAtomicIDecrement) CT_CASE(OpAtomicIAdd) CT_CASE(OpAtomicISub)
+    CT_CASE(OpAtomicSMin) CT_CASE(OpAtomicUMin) CT_CASE(OpAtomicSMax) CT_CASE(OpAtomicUMax) CT_CASE(OpAtomicAnd)
+    CT_CASE(OpAtomicOr) CT_CASE(OpAtomicXor) CT_CASE(OpAtomicFAddEXT) CT_CASE(OpAtomicFMinEXT)
+    CT_CASE(OpAtomicFMaxEXT)
+#undef CT_CASE
+    default: return nullptr;
+  }
+}
+
+void Barrier(const Op&, SubgroupState& s) { s.yielded = true; }
+
+void Nothing(const Op&, SubgroupState&) {}
+
+}  // namespace crashtest::execution::ops

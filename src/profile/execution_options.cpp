@@ -1,0 +1,49 @@
+#include "profile/execution_options.h"
+
+#include <string>
+
+namespace crashtest {
+
+namespace {
+
+bool ReadCount(const ReadContext& ctx, const nlohmann::json& value, const std::string& path, uint64_t max,
+               uint64_t* out) {
+  if (!value.is_number_unsigned() || value.get<uint64_t>() > max) {
+    ctx.Error(path, "expected an integer from 0 to " + std::to_string(max) + ", got " + value.dump());
+    return false;
+  }
+  *out = value.get<uint64_t>();
+  return true;
+}
+
+}  // namespace
+
+bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options, ExecutionOptions& out) {
+  bool ok = true;
+  uint64_t n = 0;
+  if (auto it = options.find("computeThreads"); it != options.end()) {
+    if (ReadCount(ctx, *it, "options.computeThreads", 1024, &n)) out.computeThreads = static_cast<uint32_t>(n);
+    else ok = false;
+  }
+  if (auto it = options.find("shaderTimeoutMs"); it != options.end()) {
+    if (ReadCount(ctx, *it, "options.shaderTimeoutMs", 86400000, &n)) out.shaderTimeoutMs = static_cast<uint32_t>(n);
+    else ok = false;
+  }
+  if (auto it = options.find("shaderInstructionBudget"); it != options.end()) {
+    if (ReadCount(ctx, *it, "options.shaderInstructionBudget", uint64_t{1} << 62, &n)) out.shaderInstructionBudget = n;
+    else ok = false;
+  }
+  if (auto it = options.find("shaderFaults"); it != options.end()) {
+    const std::string mode = it->is_string() ? it->get<std::string>() : std::string();
+    if (mode == "lose") out.shaderFaults = ShaderFaultMode::Lose;
+    else if (mode == "masked") out.shaderFaults = ShaderFaultMode::Masked;
+    else if (mode == "off") out.shaderFaults = ShaderFaultMode::Off;
+    else {
+      ctx.Error("options.shaderFaults", "expected \"lose\", \"masked\" or \"off\", got " + it->dump());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace crashtest

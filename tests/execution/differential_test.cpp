@@ -1,0 +1,219 @@
+// Differential tests: every case runs the same compute shader with the same deterministic pseudo-random inputs on
+// crashtest and on Mesa's lavapipe (both drivers in VK_ICD_FILENAMES, one process) and compares every buffer
+// afterwards: exactly for integer work, within a relative tolerance for floating point (transcendentals and
+// reassociation differ within Vulkan's precision rules). The corpus shaders that are not compared here are listed
+// in docs/execution.md with the reason.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "vk_compute.h"
+
+namespace crashtest::test {
+namespace {
+
+uint32_t F(float f) { return std::bit_cast<uint32_t>(f); }
+
+struct Fill {
+  enum Kind { Floats, Uints, Zeros, Words, Ramp } kind = Zeros;
+  float lo = 0, hi = 1;
+  uint32_t bound = 0;   // Uints: values below it (0: any); Ramp: the step
+  std::vector<uint32_t> words;
+};
+Fill Floats(float lo, float hi) { return {Fill::Floats, lo, hi, 0, {}}; }
+Fill Uints(uint32_t bound) { return {Fill::Uints, 0, 0, bound, {}}; }
+Fill Zeros() { return {}; }
+Fill Words(std::vector<uint32_t> w) { return {Fill::Words, 0, 0, 0, std::move(w)}; }
+Fill Ramp(uint32_t step) { return {Fill::Ramp, 0, 0, step, {}}; }
+
+struct Binding {
+  uint32_t set, binding;
+  VkDescriptorType type;
+  uint32_t words;
+  Fill fill;
+  uint32_t count = 1;
+};
+constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+constexpr VkDescriptorType kUniform = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+
+struct Case {
+  const char* name;  // corpus file without .spv
+  std::vector<Binding> bindings;
+  std::vector<uint32_t> push;
+  uint32_t groups[3];
+  float tolerance;   // 0: exact
+};
+
+std::vector<Case> Cases() {
+  const uint32_t n = 16384;  // words per buffer unless a case says otherwise
+  return {
+      {"saxpy.comp", {{0, 0, kStorage, n, Floats(-1, 1)}, {0, 1, kStorage, n, Floats(-1, 1)}}, {F(1.5f), 4000},
+       {64, 1, 1}, 1e-6f},
+      {"reduce.comp", {{0, 0, kStorage, n, Floats(-1, 1)}, {0, 1, kStorage, 256, Zeros()}}, {n}, {16, 1, 1}, 1e-4f},
+      {"prefix_sum.comp", {{0, 0, kStorage, n, Uints(1000)}, {0, 1, kStorage, n, Zeros()}, {0, 2, kStorage, 64, Zeros()}},
+       {}, {16, 1, 1}, 0},
+      {"matmul_tiled.comp",
+       {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 4096, Floats(-1, 1)}, {0, 2, kStorage, 4096, Zeros()}},
+       {64, 64, 64, F(0.75f)}, {4, 4, 1}, 1e-5f},
+      {"control_flow.comp", {{0, 0, kStorage, 256, Uints(0)}, {0, 1, kStorage, 4096, Uints(0)}}, {64, 256},
+       {4, 1, 1}, 0},
+      {"composites.comp", {{0, 0, kStorage, n, Floats(-2, 2)}, {0, 1, kStorage, n, Zeros()}, {0, 2, kStorage, 1024, Zeros()}},
+       {}, {4, 1, 1}, 1e-5f},
+      {"conversions.comp", {{0, 0, kStorage, n, Floats(-1000, 1000)}, {0, 1, kStorage, n, Zeros()}}, {}, {4, 1, 1}, 1e-6f},
+      {"glsl_std450.comp",
+       {{0, 0, kStorage, 4096, Floats(0.1f, 4)}, {0, 1, kStorage, 4096, Uints(200)}, {0, 2, kStorage, n, Zeros()},
+        {0, 3, kStorage, n, Zeros()}},
+       {}, {4, 1, 1}, 1e-4f},
+      {"histogram.comp", {{0, 0, kStorage, n, Uints(0)}, {0, 1, kStorage, 256, Zeros()}}, {n}, {8, 1, 1}, 0},
+      {"jacobi_stencil.comp",
+       {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 4096, Floats(-1, 1)}, {0, 2, kStorage, 4096, Zeros()},
+        {0, 3, kStorage, 64, Zeros()}},
+       {64, 64, F(0.01f)}, {4, 4, 1}, 1e-4f},
+      {"nbody.comp",
+       {{0, 0, kStorage, 4096, Floats(0.5f, 2)}, {0, 1, kStorage, 4096, Floats(-1, 1)}, {0, 2, kStorage, 4096, Zeros()},
+        {0, 3, kStorage, 4096, Zeros()}},
+       {1024, F(0.01f), F(0.1f)}, {8, 1, 1}, 1e-3f},
+      {"shared_transpose.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 4096, Zeros()}}, {64, 64},
+       {2, 8, 1}, 0},
+      {"spmv_csr.comp",
+       {{0, 0, kStorage, 1025, Ramp(4)}, {0, 1, kStorage, 4096, Uints(1024)}, {0, 2, kStorage, 4096, Floats(-1, 1)},
+        {0, 3, kStorage, 1024, Floats(-1, 1)}, {0, 4, kStorage, 1024, Floats(-1, 1)},
+        {0, 5, kUniform, 4, Words({1024, F(0.5f), 0, 0})}},
+       {}, {16, 1, 1}, 1e-5f},
+      {"bitonic_sort.comp", {{0, 0, kStorage, 2048, Uints(0)}}, {2, 4, 1024}, {4, 1, 1}, 0},
+      {"bitonic_sort_shared.comp", {{0, 0, kStorage, 4096, Floats(-100, 100)}}, {}, {4, 1, 1}, 0},
+      {"private_storage.comp", {{0, 0, kStorage, 512, Zeros()}, {0, 1, kStorage, 4096, Zeros()}}, {12345, 32},
+       {4, 1, 1}, 1e-5f},
+      {"spec_constants.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 4096, Zeros()}}, {}, {4, 1, 1},
+       1e-5f},
+      {"function_calls.comp", {{0, 0, kStorage, 64, Floats(0.2f, 1.5f)}, {0, 1, kStorage, 1024, Zeros()}}, {16, 16, 16},
+       {2, 2, 1}, 1e-3f},
+      {"atomics_all.comp", {{0, 0, kStorage, 64, Zeros()}, {0, 1, kStorage, 4096, Floats(-1, 1)}}, {}, {4, 1, 1}, 0},
+      {"radix_count.comp", {{0, 0, kStorage, 4096, Uints(0)}, {0, 1, kStorage, 1024, Zeros()}}, {0, 4096, 4},
+       {8, 1, 1}, 0},
+      {"uniform_buffer.comp",
+       {{0, 0, kUniform, 1040, Floats(-1, 1)}, {0, 1, kUniform, 256, Floats(0, 1), 2},
+        {1, 0, kStorage, 1024, Floats(-1, 1)}, {1, 1, kStorage, 1024, Uints(64)}, {1, 2, kStorage, 1024, Zeros()}},
+       {1}, {4, 1, 1}, 1e-4f},
+  };
+}
+
+std::vector<uint32_t> Contents(const Fill& fill, uint32_t words, uint32_t seed) {
+  std::vector<uint32_t> out(words, 0);
+  uint64_t state = 0x9e3779b97f4a7c15ull * (seed + 1);
+  auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return static_cast<uint32_t>(state >> 11);
+  };
+  for (uint32_t i = 0; i < words; ++i) {
+    switch (fill.kind) {
+      case Fill::Floats:
+        out[i] = F(fill.lo + (fill.hi - fill.lo) * static_cast<float>(next() % 1000000) / 1000000.0f);
+        break;
+      case Fill::Uints: out[i] = fill.bound == 0 ? next() : next() % fill.bound; break;
+      case Fill::Words: out[i] = i < fill.words.size() ? fill.words[i] : 0; break;
+      case Fill::Ramp: out[i] = i * fill.bound; break;
+      case Fill::Zeros: break;
+    }
+  }
+  return out;
+}
+
+ComputeJob MakeJob(const Case& c) {
+  ComputeJob job;
+  job.spirv = ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/" + c.name + ".spv");
+  uint32_t seed = 0;
+  for (const Binding& b : c.bindings) {
+    BufferSpec spec;
+    spec.set = b.set, spec.binding = b.binding, spec.type = b.type, spec.count = b.count;
+    for (uint32_t e = 0; e < b.count; ++e) spec.contents.push_back(Contents(b.fill, b.words, seed++));
+    job.buffers.push_back(std::move(spec));
+  }
+  job.pushConstants = c.push;
+  for (int i = 0; i < 3; ++i) job.groups[i] = c.groups[i];
+  return job;
+}
+
+bool Close(uint32_t a, uint32_t b, float tolerance) {
+  if (a == b) return true;
+  if (tolerance == 0) return false;
+  const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
+  if (std::isnan(x) && std::isnan(y)) return true;
+  if (!std::isfinite(x) || !std::isfinite(y)) return false;
+  const float scale = std::max({1.0f, std::fabs(x), std::fabs(y)});
+  return std::fabs(x - y) <= tolerance * scale;
+}
+
+class Differential : public ::testing::TestWithParam<Case> {
+ protected:
+  static void SetUpTestSuite() {
+    std::string error;
+    instance_ = CreateTestInstance(&error);
+    ASSERT_NE(instance_, VK_NULL_HANDLE) << error;
+    crashtest_ = ComputeDevice::Open(instance_, "crashtest", &error).release();
+    ASSERT_NE(crashtest_, nullptr) << error;
+    lavapipe_ = ComputeDevice::Open(instance_, "llvmpipe", &error).release();
+    ASSERT_NE(lavapipe_, nullptr) << error;
+  }
+  static void TearDownTestSuite() {
+    delete crashtest_;
+    delete lavapipe_;
+    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+  }
+  static VkInstance instance_;
+  static ComputeDevice* crashtest_;
+  static ComputeDevice* lavapipe_;
+};
+VkInstance Differential::instance_ = VK_NULL_HANDLE;
+ComputeDevice* Differential::crashtest_ = nullptr;
+ComputeDevice* Differential::lavapipe_ = nullptr;
+
+TEST_P(Differential, SameBuffersAsLavapipe) {
+  const Case& c = GetParam();
+  ASSERT_NE(crashtest_, nullptr);
+  ASSERT_NE(lavapipe_, nullptr);
+  const ComputeJob job = MakeJob(c);
+  ASSERT_FALSE(job.spirv.empty()) << c.name;
+  const ComputeResult ours = crashtest_->Run(job);
+  const ComputeResult theirs = lavapipe_->Run(job);
+  ASSERT_EQ(theirs.result, VK_SUCCESS) << "lavapipe: " << theirs.error;
+  ASSERT_EQ(ours.result, VK_SUCCESS) << "crashtest: " << ours.error;
+  bool changed = false;
+  for (size_t b = 0; b < job.buffers.size(); ++b)
+    for (size_t e = 0; e < job.buffers[b].count; ++e) {
+      const auto& mine = ours.buffers[b][e];
+      const auto& ref = theirs.buffers[b][e];
+      ASSERT_EQ(mine.size(), ref.size());
+      size_t mismatches = 0;
+      for (size_t i = 0; i < mine.size(); ++i) {
+        if (i < job.buffers[b].contents[e].size() && mine[i] != job.buffers[b].contents[e][i]) changed = true;
+        if (Close(mine[i], ref[i], c.tolerance)) continue;
+        if (++mismatches <= 5)
+          ADD_FAILURE() << c.name << ": binding (" << job.buffers[b].set << "," << job.buffers[b].binding << ")["
+                        << e << "] word " << i << ": crashtest 0x" << std::hex << mine[i] << " ("
+                        << std::bit_cast<float>(mine[i]) << "), lavapipe 0x" << ref[i] << " ("
+                        << std::bit_cast<float>(ref[i]) << ")" << std::dec;
+      }
+      EXPECT_EQ(mismatches, 0u) << c.name << ": binding (" << job.buffers[b].set << "," << job.buffers[b].binding
+                                << ")";
+    }
+  // The shader must have written something: a skipped dispatch cannot pass.
+  EXPECT_TRUE(changed) << c.name << ": no buffer changed";
+}
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.name;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, Differential, ::testing::ValuesIn(Cases()), CaseName);
+
+}  // namespace
+}  // namespace crashtest::test

@@ -1,0 +1,300 @@
+#include "vk_compute.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+namespace crashtest::test {
+
+namespace {
+
+std::string Failed(const char* call, VkResult result) {
+  return std::string(call) + " returned " + std::to_string(static_cast<int>(result));
+}
+
+}  // namespace
+
+VkInstance CreateTestInstance(std::string* error) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "crashtest-execution-tests";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r != VK_SUCCESS) {
+    *error = Failed("vkCreateInstance", r);
+    return VK_NULL_HANDLE;
+  }
+  return instance;
+}
+
+std::vector<uint32_t> ReadSpirv(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const std::string& nameFragment,
+                                                   std::string* error) {
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(instance, &count, devices.data());
+  for (VkPhysicalDevice physical : devices) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(physical, &properties);
+    std::string name = properties.properties.deviceName;
+    if (name.find(nameFragment) == std::string::npos) continue;
+    auto d = std::unique_ptr<ComputeDevice>(new ComputeDevice());
+    d->physical_ = physical;
+    d->name_ = name;
+    d->subgroupSize_ = subgroup.subgroupSize;
+    vkGetPhysicalDeviceMemoryProperties(physical, &d->memory_);
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> props(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, props.data());
+    d->family_ = UINT32_MAX;
+    for (uint32_t i = 0; i < families; ++i)
+      if (props[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        d->family_ = i;
+        break;
+      }
+    if (d->family_ == UINT32_MAX) {
+      *error = name + ": no compute queue";
+      return nullptr;
+    }
+    uint32_t extensionCount = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, nullptr);
+    std::vector<VkExtensionProperties> extensions(extensionCount);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, extensions.data());
+    for (const VkExtensionProperties& e : extensions) d->extensions_.push_back(e.extensionName);
+    VkPhysicalDeviceFeatures supported{};
+    vkGetPhysicalDeviceFeatures(physical, &supported);
+    // Only what the tests' shaders need; robust buffer access stays off, so out-of-range accesses fault.
+    d->features_.shaderInt64 = supported.shaderInt64;
+    d->features_.shaderFloat64 = supported.shaderFloat64;
+    d->features_.shaderInt16 = supported.shaderInt16;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = d->family_;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.pEnabledFeatures = &d->features_;
+    VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
+    if (r != VK_SUCCESS) {
+      *error = name + ": " + Failed("vkCreateDevice", r);
+      return nullptr;
+    }
+    vkGetDeviceQueue(d->device_, d->family_, 0, &d->queue_);
+    return d;
+  }
+  *error = "no physical device named like \"" + nameFragment + "\" (is its driver in VK_ICD_FILENAMES?)";
+  return nullptr;
+}
+
+ComputeDevice::~ComputeDevice() {
+  if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
+}
+
+bool ComputeDevice::hasExtension(const char* name) const {
+  return std::find(extensions_.begin(), extensions_.end(), name) != extensions_.end();
+}
+
+uint32_t ComputeDevice::MemoryType(uint32_t bits) const {
+  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
+    if ((bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) return i;
+  return UINT32_MAX;
+}
+
+ComputeResult ComputeDevice::Run(const ComputeJob& job) {
+  ComputeResult out;
+  struct Allocation {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+    size_t bytes = 0;
+  };
+  std::vector<std::vector<Allocation>> allocations(job.buffers.size());
+  std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>> setBindings;
+  VkDescriptorSetLayout layouts[8] = {};
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  uint32_t setCount = 0;
+
+  auto fail = [&](const char* call, VkResult r) {
+    out.error = Failed(call, r);
+    out.result = r;
+  };
+  do {
+    // Buffers.
+    bool ok = true;
+    for (size_t b = 0; b < job.buffers.size() && ok; ++b) {
+      const BufferSpec& spec = job.buffers[b];
+      setBindings[spec.set].push_back({spec.binding, spec.type, spec.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+      setCount = std::max(setCount, spec.set + 1);
+      for (uint32_t e = 0; e < spec.count; ++e) {
+        Allocation a;
+        const std::vector<uint32_t>& contents = spec.contents[e];
+        a.bytes = std::max<size_t>(16, contents.size() * 4);
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.size = a.bytes;
+        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+        VkResult r = vkCreateBuffer(device_, &info, nullptr, &a.buffer);
+        if (r != VK_SUCCESS) { fail("vkCreateBuffer", r); ok = false; break; }
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device_, a.buffer, &req);
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = MemoryType(req.memoryTypeBits);
+        r = vkAllocateMemory(device_, &alloc, nullptr, &a.memory);
+        if (r != VK_SUCCESS) { fail("vkAllocateMemory", r); ok = false; break; }
+        vkBindBufferMemory(device_, a.buffer, a.memory, 0);
+        vkMapMemory(device_, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped);
+        std::memset(a.mapped, 0, a.bytes);
+        std::memcpy(a.mapped, contents.data(), contents.size() * 4);
+        allocations[b].push_back(a);
+      }
+    }
+    if (!ok) break;
+    // Layouts and sets.
+    std::vector<VkDescriptorPoolSize> sizes;
+    for (auto& [set, bindings] : setBindings) {
+      VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      info.bindingCount = static_cast<uint32_t>(bindings.size());
+      info.pBindings = bindings.data();
+      VkResult r = vkCreateDescriptorSetLayout(device_, &info, nullptr, &layouts[set]);
+      if (r != VK_SUCCESS) { fail("vkCreateDescriptorSetLayout", r); ok = false; break; }
+      for (auto& b : bindings) sizes.push_back({b.descriptorType, b.descriptorCount});
+    }
+    if (!ok) break;
+    for (uint32_t set = 0; set < setCount; ++set) {
+      if (layouts[set] != VK_NULL_HANDLE) continue;
+      VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      vkCreateDescriptorSetLayout(device_, &info, nullptr, &layouts[set]);
+    }
+    std::vector<VkDescriptorSet> sets(setCount, VK_NULL_HANDLE);
+    if (setCount > 0) {
+      if (sizes.empty()) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1});
+      VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      info.maxSets = setCount;
+      info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+      info.pPoolSizes = sizes.data();
+      VkResult r = vkCreateDescriptorPool(device_, &info, nullptr, &pool);
+      if (r != VK_SUCCESS) { fail("vkCreateDescriptorPool", r); break; }
+      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      alloc.descriptorPool = pool;
+      alloc.descriptorSetCount = setCount;
+      alloc.pSetLayouts = layouts;
+      r = vkAllocateDescriptorSets(device_, &alloc, sets.data());
+      if (r != VK_SUCCESS) { fail("vkAllocateDescriptorSets", r); break; }
+      for (size_t b = 0; b < job.buffers.size(); ++b) {
+        const BufferSpec& spec = job.buffers[b];
+        for (uint32_t e = 0; e < spec.count; ++e) {
+          VkDescriptorBufferInfo bufferInfo{allocations[b][e].buffer, 0, VK_WHOLE_SIZE};
+          VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+          write.dstSet = sets[spec.set];
+          write.dstBinding = spec.binding;
+          write.dstArrayElement = e;
+          write.descriptorCount = 1;
+          write.descriptorType = spec.type;
+          write.pBufferInfo = &bufferInfo;
+          vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+        }
+      }
+    }
+    // Pipeline.
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 128};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = setCount;
+    layoutInfo.pSetLayouts = layouts;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    VkResult r = vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &pipelineLayout);
+    if (r != VK_SUCCESS) { fail("vkCreatePipelineLayout", r); break; }
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = job.spirv.size() * 4;
+    moduleInfo.pCode = job.spirv.data();
+    r = vkCreateShaderModule(device_, &moduleInfo, nullptr, &module);
+    if (r != VK_SUCCESS) { fail("vkCreateShaderModule", r); break; }
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    required.requiredSubgroupSize = job.requiredSubgroupSize;
+    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    pipelineInfo.stage.pNext = job.requiredSubgroupSize != 0 ? &required : nullptr;
+    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipelineInfo.stage.module = module;
+    pipelineInfo.stage.pName = "main";
+    pipelineInfo.layout = pipelineLayout;
+    r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline);
+    if (r != VK_SUCCESS) { fail("vkCreateComputePipelines", r); break; }
+    // Record, submit, wait.
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = family_;
+    vkCreateCommandPool(device_, &poolInfo, nullptr, &commandPool);
+    VkCommandBufferAllocateInfo cbInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cbInfo.commandPool = commandPool;
+    cbInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbInfo.commandBufferCount = 1;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    vkAllocateCommandBuffers(device_, &cbInfo, &cb);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    vkBeginCommandBuffer(cb, &begin);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    if (setCount > 0)
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout, 0, setCount, sets.data(), 0,
+                              nullptr);
+    std::vector<uint32_t> push(32, 0);
+    std::copy(job.pushConstants.begin(), job.pushConstants.end(), push.begin());
+    vkCmdPushConstants(cb, pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 128, push.data());
+    vkCmdDispatch(cb, job.groups[0], job.groups[1], job.groups[2]);
+    vkEndCommandBuffer(cb);
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    vkCreateFence(device_, &fenceInfo, nullptr, &fence);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    r = vkQueueSubmit(queue_, 1, &submit, fence);
+    if (r != VK_SUCCESS) { fail("vkQueueSubmit", r); break; }
+    r = vkWaitForFences(device_, 1, &fence, VK_TRUE, 60ull * 1000000000ull);
+    out.result = r;
+    if (r != VK_SUCCESS) break;
+    out.buffers.resize(job.buffers.size());
+    for (size_t b = 0; b < job.buffers.size(); ++b)
+      for (const Allocation& a : allocations[b]) {
+        const uint32_t* words = static_cast<const uint32_t*>(a.mapped);
+        out.buffers[b].emplace_back(words, words + a.bytes / 4);
+      }
+  } while (false);
+  if (out.result == VK_ERROR_DEVICE_LOST) vkDeviceWaitIdle(device_);
+  if (fence != VK_NULL_HANDLE) vkDestroyFence(device_, fence, nullptr);
+  if (commandPool != VK_NULL_HANDLE) vkDestroyCommandPool(device_, commandPool, nullptr);
+  if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline, nullptr);
+  if (module != VK_NULL_HANDLE) vkDestroyShaderModule(device_, module, nullptr);
+  if (pipelineLayout != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, pipelineLayout, nullptr);
+  if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(device_, pool, nullptr);
+  for (VkDescriptorSetLayout l : layouts)
+    if (l != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, l, nullptr);
+  for (auto& list : allocations)
+    for (Allocation& a : list) {
+      vkDestroyBuffer(device_, a.buffer, nullptr);
+      vkFreeMemory(device_, a.memory, nullptr);
+    }
+  return out;
+}
+
+}  // namespace crashtest::test

@@ -1,0 +1,67 @@
+// A small compute harness through the real loader, for the execution tests: one device of a chosen driver
+// (crashtest or Mesa's lavapipe, both listed in VK_ICD_FILENAMES), host-visible buffers, a compute pipeline
+// whose layout is reflected from the SPIR-V, one dispatch, and the buffers read back.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace crashtest::test {
+
+struct BufferSpec {
+  uint32_t set = 0, binding = 0;
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  uint32_t count = 1;                           // descriptors in the binding (arrays)
+  std::vector<std::vector<uint32_t>> contents;  // one per descriptor
+};
+
+struct ComputeJob {
+  std::vector<uint32_t> spirv;
+  std::vector<BufferSpec> buffers;
+  std::vector<uint32_t> pushConstants;  // words, pushed at offset 0
+  uint32_t groups[3] = {1, 1, 1};
+  uint32_t requiredSubgroupSize = 0;    // 0: the device's
+};
+
+struct ComputeResult {
+  VkResult result = VK_SUCCESS;  // of the submission and wait
+  std::string error;             // set up failed (the message names the call)
+  std::vector<std::vector<std::vector<uint32_t>>> buffers;  // [buffer spec][descriptor] contents after the run
+};
+
+class ComputeDevice {
+ public:
+  // The first physical device whose name contains `nameFragment` ("crashtest", "llvmpipe"); nullptr if none.
+  static std::unique_ptr<ComputeDevice> Open(VkInstance instance, const std::string& nameFragment, std::string* error);
+  ~ComputeDevice();
+  ComputeResult Run(const ComputeJob& job);
+  VkDevice device() const { return device_; }
+  const std::string& name() const { return name_; }
+  uint32_t subgroupSize() const { return subgroupSize_; }
+  VkPhysicalDeviceFeatures features() const { return features_; }
+  bool hasExtension(const char* name) const;
+
+ private:
+  uint32_t MemoryType(uint32_t bits) const;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t family_ = 0;
+  std::string name_;
+  uint32_t subgroupSize_ = 0;
+  VkPhysicalDeviceFeatures features_{};
+  VkPhysicalDeviceMemoryProperties memory_{};
+  std::vector<std::string> extensions_;
+};
+
+// An instance over every driver VK_ICD_FILENAMES lists.
+VkInstance CreateTestInstance(std::string* error);
+
+// Reads a .spv file; empty on failure.
+std::vector<uint32_t> ReadSpirv(const std::string& path);
+
+}  // namespace crashtest::test
