@@ -91,10 +91,11 @@ class Builder {
 bool Builder::Fail(const ir::Instruction& inst, const char* what) {
   char text[200];
   uint32_t id = inst.result != kNone ? m_.values[inst.result].spirvId : 0;
+  const char* space = *what != '\0' ? " " : "";
   if (id != 0)
-    std::snprintf(text, sizeof text, "%s %s (result %%%u)", what, spirv::OpcodeName(inst.op), id);
+    std::snprintf(text, sizeof text, "%s%s%s (result %%%u)", what, space, spirv::OpcodeName(inst.op), id);
   else
-    std::snprintf(text, sizeof text, "%s %s", what, spirv::OpcodeName(inst.op));
+    std::snprintf(text, sizeof text, "%s%s%s", what, space, spirv::OpcodeName(inst.op));
   *message_ = text;
   return false;
 }
@@ -448,6 +449,19 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       Emit(fn, dst, slot(0), slot(1), 0, components(m_.values[values[0]].type), 0);
       return true;
     }
+    case spv::OpIAddCarry: case spv::OpISubBorrow: case spv::OpUMulExtended: case spv::OpSMulExtended: {
+      OpHandler fn = ops::WideArithmetic(op, first);
+      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
+      Emit(fn, dst, slot(0), slot(1), 0, components(m_.values[values[0]].type), 0);
+      return true;
+    }
+    case spv::OpBitFieldInsert: case spv::OpBitFieldSExtract: case spv::OpBitFieldUExtract: {
+      OpHandler fn = ops::BitField(op, result);
+      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
+      const bool insert = op == spv::OpBitFieldInsert;
+      Emit(fn, dst, slot(0), slot(1), slot(2), components(inst.type), insert ? slot(3) : 0);
+      return true;
+    }
     case spv::OpSelect: {
       const uint32_t n = layout_.Slots(inst.type);
       const ir::Type& cond = TypeOf(values[0]);
@@ -598,7 +612,7 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       return EmitAtomic(inst, operands);
     default:
       if (op >= spv::OpGroupNonUniformElect && op <= spv::OpGroupNonUniformQuadSwap) return EmitSubgroup(inst, operands);
-      return Fail(inst, "the interpreter does not execute");
+      return Fail(inst, "");
   }
 }
 
@@ -769,8 +783,12 @@ bool Builder::EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t>
     case 54: case 55: case 56: case 57: case 58: case 60: case 61: case 62: case 63: case 64:  // pack, unpack
       Emit(fn, dst, slot(0), 0, 0, 1, ext);
       return true;
-    case 35: case 51:  // Modf, Frexp with a pointer operand
-      return Fail(inst, "Modf/Frexp with a pointer operand in");
+    case 35: case 51: {  // Modf, Frexp: the second result goes through a pointer to private memory
+      if (!IsPrivateMemory(StorageClassOf(values[1])) || StorageClassOf(values[1]) == spv::StorageClassInput)
+        return Fail(inst, "Modf/Frexp writing outside private memory in");
+      Emit(fn, dst, slot(0), slot(1), 0, argumentComponents, ext);
+      return true;
+    }
     default:
       Emit(fn, dst, slot(0), slot(1), slot(2), layout_.Components(inst.type), 0);
       return true;

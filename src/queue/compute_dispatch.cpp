@@ -201,6 +201,7 @@ bool ComputeDispatcher::RaiseFault(const execution::ShaderFault& fault, const Pi
                                           fault.address, 1};
   }
   planned.report.description = text;
+  CT_WARN("%s: %s", where.c_str(), text);
   // The instruction pointer is the operation's index in the executable form (docs/execution.md).
   planned.report.instruction = FaultAddress{VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_FAULT_KHR, fault.op, 1};
   const VkResult result = device.faults().Inject(planned, ("at " + where).c_str());

@@ -15,6 +15,10 @@ namespace crashtest::execution::ops {
 OpHandler Unary(uint32_t spvOp, Scalar operand, Scalar result);
 OpHandler Binary(uint32_t spvOp, Scalar operand, Scalar second, Scalar result);
 OpHandler Convert(uint32_t spvOp, Scalar from, Scalar to);
+// OpBitFieldInsert (a base, b insert, c offset, aux count slot) and the extracts (a base, b offset, c count).
+OpHandler BitField(uint32_t spvOp, Scalar kind);
+// OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a two-member struct of op.n components each.
+OpHandler WideArithmetic(uint32_t spvOp, Scalar kind);
 
 // ops_glsl.cpp: GLSL.std.450 instruction `ext` on components of `kind` (a = first operand, b, c the others).
 // Componentwise ones use op.n components; the others (Length, Cross, ...) read the vector size from op.aux.

@@ -437,3 +437,122 @@ OpHandler Convert(uint32_t spvOp, Scalar from, Scalar to) {
 
 }  // namespace ops
 }  // namespace crashtest::execution
+
+namespace crashtest::execution {
+namespace {
+
+// OpBitFieldInsert / OpBitFieldSExtract / OpBitFieldUExtract. Offset and Count are scalars per lane; a field that
+// does not fit the width is undefined: it is clipped to the width.
+template <typename U>
+U FieldMask(uint32_t offset, uint32_t count) {
+  constexpr uint32_t bits = sizeof(U) * 8;
+  if (offset >= bits || count == 0) return 0;
+  count = std::min(count, bits - offset);
+  const U ones = count >= bits ? static_cast<U>(~U{0}) : static_cast<U>((U{1} << count) - 1);
+  return static_cast<U>(ones << offset);
+}
+
+template <Scalar K, uint32_t SpvOp>
+void BitFieldOp(const Op& op, SubgroupState& s) {
+  using U = std::conditional_t<SlotsOf(K) == 2, uint64_t, uint32_t>;
+  constexpr uint32_t bits = BitsOf(K);
+  const uint32_t w = s.width;
+  const uint32_t* base = s.Slot(op.a);
+  const uint32_t* second = s.Slot(op.b);
+  const uint32_t* third = s.Slot(op.c);
+  const uint32_t* fourth = s.Slot(op.aux);
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t c = 0; c < op.n; ++c)
+    for (uint32_t l = 0; l < w; ++l) {
+      const U v = static_cast<U>(Get<K>(base, w, c, l));
+      U r;
+      if constexpr (SpvOp == spv::OpBitFieldInsert) {
+        const uint32_t offset = third[l], count = fourth[l];
+        const U mask = FieldMask<U>(offset, count);
+        const U insert = static_cast<U>(Get<K>(second, w, c, l));
+        r = static_cast<U>((v & ~mask) | ((offset < bits ? static_cast<U>(insert << offset) : U{0}) & mask));
+      } else {
+        const uint32_t offset = second[l], count = third[l];
+        const U mask = FieldMask<U>(offset, count);
+        const uint32_t width = offset < bits ? std::min(count, bits - offset) : 0;
+        r = width == 0 ? U{0} : static_cast<U>((v & mask) >> offset);
+        if constexpr (SpvOp == spv::OpBitFieldSExtract) {
+          if (width != 0 && width < bits && ((r >> (width - 1)) & 1)) r = static_cast<U>(r | static_cast<U>(~U{0} << width));
+        }
+      }
+      Put<K, false>(d, w, c, l, static_cast<typename Lane<K>::T>(r), s.laneMask[l]);
+    }
+}
+
+}  // namespace
+
+namespace ops {
+
+OpHandler BitField(uint32_t spvOp, Scalar k) {
+  switch (spvOp) {
+#define CT_FIELD(Name)                                                    \
+  case spv::Name:                                                         \
+    switch (k) {                                                          \
+      case Scalar::U32: case Scalar::S32: return &BitFieldOp<Scalar::U32, spv::Name>; \
+      case Scalar::U64: case Scalar::S64: return &BitFieldOp<Scalar::U64, spv::Name>; \
+      default: return nullptr;                                            \
+    }
+    CT_FIELD(OpBitFieldInsert) CT_FIELD(OpBitFieldSExtract) CT_FIELD(OpBitFieldUExtract)
+#undef CT_FIELD
+    default: return nullptr;
+  }
+}
+
+}  // namespace ops
+}  // namespace crashtest::execution
+
+namespace crashtest::execution {
+namespace {
+
+// OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended on 32-bit components: the result struct's two
+// members are op.n components each, the second starting op.n slots after the first.
+template <uint32_t SpvOp>
+void WideArithmeticOp(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width, n = op.n;
+  const uint32_t* a = s.Slot(op.a);
+  const uint32_t* b = s.Slot(op.b);
+  uint32_t* lo = s.Slot(op.dst);
+  uint32_t* hi = s.Slot(op.dst + n);
+  for (uint32_t i = 0; i < n * w; ++i) {
+    const uint32_t mask = s.laneMask[i % w];
+    uint32_t first, second;
+    if constexpr (SpvOp == spv::OpIAddCarry) {
+      first = a[i] + b[i];
+      second = first < a[i] ? 1 : 0;
+    } else if constexpr (SpvOp == spv::OpISubBorrow) {
+      first = a[i] - b[i];
+      second = a[i] < b[i] ? 1 : 0;
+    } else if constexpr (SpvOp == spv::OpUMulExtended) {
+      const uint64_t p = uint64_t{a[i]} * b[i];
+      first = static_cast<uint32_t>(p), second = static_cast<uint32_t>(p >> 32);
+    } else {
+      const int64_t p = int64_t{static_cast<int32_t>(a[i])} * static_cast<int32_t>(b[i]);
+      first = static_cast<uint32_t>(p), second = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
+    }
+    lo[i] = Blend(mask, first, lo[i]);
+    hi[i] = Blend(mask, second, hi[i]);
+  }
+}
+
+}  // namespace
+
+namespace ops {
+
+OpHandler WideArithmetic(uint32_t spvOp, Scalar k) {
+  if (BitsOf(k) != 32) return nullptr;
+  switch (spvOp) {
+    case spv::OpIAddCarry: return &WideArithmeticOp<spv::OpIAddCarry>;
+    case spv::OpISubBorrow: return &WideArithmeticOp<spv::OpISubBorrow>;
+    case spv::OpUMulExtended: return &WideArithmeticOp<spv::OpUMulExtended>;
+    case spv::OpSMulExtended: return &WideArithmeticOp<spv::OpSMulExtended>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace ops
+}  // namespace crashtest::execution

@@ -211,6 +211,42 @@ void SplitStructOp(const Op& op, SubgroupState& s) {
   });
 }
 
+// Modf / Frexp: the fraction (mantissa) is the result; the whole part (exponent) is stored through the pointer
+// op.b into private memory, op.n components.
+template <Scalar K>
+void SplitPointerOp(const Op& op, SubgroupState& s) {
+  using T = typename Lane<K>::T;
+  const uint32_t w = s.width, n = op.n, words = s.exe->privateWords;
+  const uint32_t* a = s.Slot(op.a);
+  const uint32_t* p = s.Slot(op.b);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const uint32_t at = p[l];
+    const bool inside = at <= words && n * SlotsOf(K) <= words - at;
+    for (uint32_t c = 0; c < n; ++c) {
+      T x = Get<K>(a, w, c, l);
+      T first;
+      uint64_t second;
+      uint32_t secondSlots = SlotsOf(K);
+      if (op.aux == Modf) {
+        T whole;
+        first = std::modf(x, &whole);
+        second = Lane<K>::Encode(whole);
+      } else {
+        int exponent = 0;
+        first = std::isfinite(x) ? std::frexp(x, &exponent) : x;
+        second = static_cast<uint32_t>(exponent);
+        secondSlots = 1;
+      }
+      Put<K, true>(d, w, c, l, first, ~0u);
+      if (!inside) continue;
+      uint32_t* out = s.priv + static_cast<size_t>(at + c * secondSlots) * w + l;
+      out[0] = static_cast<uint32_t>(second);
+      if (secondSlots == 2) out[w] = static_cast<uint32_t>(second >> 32);
+    }
+  });
+}
+
 uint32_t PackUnorm(float v, float scale) { return static_cast<uint32_t>(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * scale)); }
 uint32_t PackSnorm(float v, float scale, uint32_t mask) {
   return static_cast<uint32_t>(static_cast<int32_t>(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * scale))) & mask;
@@ -498,6 +534,12 @@ OpHandler Glsl(uint32_t ext, Scalar k, uint32_t argumentCount) {
       switch (k) {
         case Scalar::F32: return &GeometricOp<Scalar::F32>;
         case Scalar::F64: return &GeometricOp<Scalar::F64>;
+        default: return nullptr;
+      }
+    case Modf: case Frexp:
+      switch (k) {
+        case Scalar::F32: return &SplitPointerOp<Scalar::F32>;
+        case Scalar::F64: return &SplitPointerOp<Scalar::F64>;
         default: return nullptr;
       }
     case ModfStruct: case FrexpStruct:
