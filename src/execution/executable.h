@@ -103,6 +103,9 @@ struct Site {
   uint32_t irBlock = 0, irIndex = 0;
   uint32_t spirvId = 0;   // the result id (0 for instructions without a result)
   uint16_t spirvOp = 0;
+  uint32_t line = 0;      // source line from OpLine (0: unknown), in sourceFiles[file]
+  uint32_t column = 0;
+  uint32_t file = 0;
 };
 
 struct Executable {
@@ -118,6 +121,7 @@ struct Executable {
   std::vector<Leaf> leaves;
   std::vector<MemoryAccess> accesses;
   std::vector<Site> sites;
+  std::vector<std::string> sourceFiles;
 
   uint32_t slotCount = 0;
   uint32_t tempSlot = 0, tempSlots = 0;      // scratch for parallel phi copies and multi-step operations

@@ -273,6 +273,7 @@ void Builder::OrderBlocks() {
 bool Builder::Run() {
   const ir::EntryPoint& entry = m_.entryPoint;
   x_.entryPoint = entry.name;
+  x_.sourceFiles = m_.sourceFiles;
   for (int i = 0; i < 3; ++i) x_.localSize[i] = std::max(1u, entry.localSize[i]);
   if (!AssignConstants()) return false;
   if (!AssignGlobals()) return false;
@@ -382,7 +383,12 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
   auto values = operands.first(inst.valueCount);
   auto literals = operands.subspan(inst.valueCount);
   site_ = static_cast<uint32_t>(x_.sites.size());
-  x_.sites.push_back(Site{irBlock, irIndex, inst.result != kNone ? m_.values[inst.result].spirvId : 0, inst.op});
+  Site site{irBlock, irIndex, inst.result != kNone ? m_.values[inst.result].spirvId : 0, inst.op};
+  if (inst.location != 0 && inst.location < m_.locations.size()) {
+    const ir::SourceLocation& where = m_.locations[inst.location];
+    site.line = where.line, site.column = where.column, site.file = where.file;
+  }
+  x_.sites.push_back(site);
   const uint32_t dst = inst.result != kNone ? slot_[inst.result] : 0;
   for (ir::ValueId v : values)
     if (slot_[v] == kNone && m_.values[v].kind != ir::ValueKind::Global)

@@ -20,6 +20,7 @@
 #include "fault/fault_engine.h"
 #include "memory/device_memory.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/spirv_tables.h"
 #include "queue/device_execution.h"
 #include "queue/queue.h"
 #include "statistics/shader_statistics.h"
@@ -189,12 +190,21 @@ bool ComputeDispatcher::RaiseFault(const execution::ShaderFault& fault, const Pi
     std::snprintf(text, sizeof text, "%s: pipeline %s(shader hash %016" PRIx64 "), entry point \"%s\"", what,
                   pipelineName.c_str(), hash, stage.entryPoint.c_str());
   } else {
+    const std::string instruction = site.spirvId != 0 ? "SPIR-V %" + std::to_string(site.spirvId) + " (" +
+                                                            spirv::OpcodeName(site.spirvOp) + ")"
+                                                      : std::string("SPIR-V ") + spirv::OpcodeName(site.spirvOp);
+    std::string source;
+    if (site.line != 0) {
+      const std::string& file = site.file < exe.sourceFiles.size() ? exe.sourceFiles[site.file] : std::string();
+      const std::string base = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
+      source = " at " + (base.empty() ? std::string("line ") : base + ":") + std::to_string(site.line);
+    }
     std::snprintf(text, sizeof text,
-                  "%s at 0x%" PRIx64 "%s: pipeline %s(shader hash %016" PRIx64 "), entry point \"%s\", SPIR-V %%%u, "
+                  "%s at 0x%" PRIx64 "%s%s: pipeline %s(shader hash %016" PRIx64 "), entry point \"%s\", %s, "
                   "workgroup (%u,%u,%u), invocation %u",
-                  what, fault.address, fault.freed ? " (freed memory)" : "", pipelineName.c_str(), hash,
-                  stage.entryPoint.c_str(), site.spirvId, fault.workgroup[0], fault.workgroup[1], fault.workgroup[2],
-                  fault.localIndex);
+                  what, fault.address, fault.freed ? " (freed memory)" : "", source.c_str(), pipelineName.c_str(), hash,
+                  stage.entryPoint.c_str(), instruction.c_str(), fault.workgroup[0], fault.workgroup[1],
+                  fault.workgroup[2], fault.localIndex);
     planned.report.address = FaultAddress{fault.kind == execution::ShaderFaultKind::ReadInvalid
                                               ? VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR
                                               : VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR,

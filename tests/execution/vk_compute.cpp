@@ -39,7 +39,7 @@ std::vector<uint32_t> ReadSpirv(const std::string& path) {
 }
 
 std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const std::string& nameFragment,
-                                                   std::string* error) {
+                                                   std::string* error, bool faults) {
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
@@ -89,6 +89,24 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
     info.pEnabledFeatures = &d->features_;
+    VkPhysicalDeviceBufferDeviceAddressFeatures address{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+    VkPhysicalDeviceFaultFeaturesEXT fault{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT};
+    std::vector<const char*> enabled;
+    if (faults) {
+      VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &address};
+      address.pNext = d->hasExtension(VK_EXT_DEVICE_FAULT_EXTENSION_NAME) ? &fault : nullptr;
+      vkGetPhysicalDeviceFeatures2(physical, &query);
+      address.bufferDeviceAddressCaptureReplay = VK_FALSE;
+      address.bufferDeviceAddressMultiDevice = VK_FALSE;
+      fault.deviceFaultVendorBinary = VK_FALSE;
+      d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
+      d->deviceFault_ = fault.deviceFault == VK_TRUE;
+      if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
+      address.pNext = d->deviceFault_ ? &fault : nullptr;
+      info.pNext = &address;
+      info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
+      info.ppEnabledExtensionNames = enabled.data();
+    }
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
     if (r != VK_SUCCESS) {
       *error = name + ": " + Failed("vkCreateDevice", r);
@@ -144,15 +162,18 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     bool ok = true;
     for (size_t b = 0; b < job.buffers.size() && ok; ++b) {
       const BufferSpec& spec = job.buffers[b];
-      setBindings[spec.set].push_back({spec.binding, spec.type, spec.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-      setCount = std::max(setCount, spec.set + 1);
+      if (spec.bound) {
+        setBindings[spec.set].push_back({spec.binding, spec.type, spec.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        setCount = std::max(setCount, spec.set + 1);
+      }
       for (uint32_t e = 0; e < spec.count; ++e) {
         Allocation a;
         const std::vector<uint32_t>& contents = spec.contents[e];
         a.bytes = std::max<size_t>(16, contents.size() * 4);
         VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
         info.size = a.bytes;
-        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                     (addresses_ ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
         VkResult r = vkCreateBuffer(device_, &info, nullptr, &a.buffer);
         if (r != VK_SUCCESS) { fail("vkCreateBuffer", r); ok = false; break; }
         VkMemoryRequirements req;
@@ -160,6 +181,9 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
         VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         alloc.allocationSize = req.size;
         alloc.memoryTypeIndex = MemoryType(req.memoryTypeBits);
+        VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+        flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+        if (addresses_) alloc.pNext = &flags;
         r = vkAllocateMemory(device_, &alloc, nullptr, &a.memory);
         if (r != VK_SUCCESS) { fail("vkAllocateMemory", r); ok = false; break; }
         vkBindBufferMemory(device_, a.buffer, a.memory, 0);
@@ -168,6 +192,13 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
         std::memcpy(a.mapped, contents.data(), contents.size() * 4);
         allocations[b].push_back(a);
       }
+      uint64_t addressValue = 0;
+      if (addresses_ && !allocations[b].empty()) {
+        VkBufferDeviceAddressInfo where{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+        where.buffer = allocations[b][0].buffer;
+        addressValue = vkGetBufferDeviceAddress(device_, &where);
+      }
+      out.addresses.push_back(addressValue);
     }
     if (!ok) break;
     // Layouts and sets.
@@ -203,7 +234,7 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       if (r != VK_SUCCESS) { fail("vkAllocateDescriptorSets", r); break; }
       for (size_t b = 0; b < job.buffers.size(); ++b) {
         const BufferSpec& spec = job.buffers[b];
-        for (uint32_t e = 0; e < spec.count; ++e) {
+        for (uint32_t e = 0; e < spec.count && spec.bound; ++e) {
           VkDescriptorBufferInfo bufferInfo{allocations[b][e].buffer, 0, VK_WHOLE_SIZE};
           VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
           write.dstSet = sets[spec.set];
@@ -260,11 +291,25 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
                               nullptr);
     std::vector<uint32_t> push(32, 0);
     std::copy(job.pushConstants.begin(), job.pushConstants.end(), push.begin());
+    for (size_t b = 0; b < job.buffers.size(); ++b) {
+      const int at = job.buffers[b].pushAddressWord;
+      if (at < 0 || at + 1 >= 32) continue;
+      push[at] = static_cast<uint32_t>(out.addresses[b]);
+      push[at + 1] = static_cast<uint32_t>(out.addresses[b] >> 32);
+    }
     vkCmdPushConstants(cb, pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 128, push.data());
     vkCmdDispatch(cb, job.groups[0], job.groups[1], job.groups[2]);
     vkEndCommandBuffer(cb);
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     vkCreateFence(device_, &fenceInfo, nullptr, &fence);
+    for (size_t b = 0; b < job.buffers.size(); ++b) {
+      if (!job.buffers[b].freeBeforeSubmit) continue;
+      for (Allocation& a : allocations[b]) {
+        vkDestroyBuffer(device_, a.buffer, nullptr);
+        vkFreeMemory(device_, a.memory, nullptr);
+        a = Allocation{};
+      }
+    }
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cb;
@@ -272,10 +317,26 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     if (r != VK_SUCCESS) { fail("vkQueueSubmit", r); break; }
     r = vkWaitForFences(device_, 1, &fence, VK_TRUE, 60ull * 1000000000ull);
     out.result = r;
+    if (r == VK_ERROR_DEVICE_LOST && deviceFault_) {
+      auto getFaultInfo =
+          reinterpret_cast<PFN_vkGetDeviceFaultInfoEXT>(vkGetDeviceProcAddr(device_, "vkGetDeviceFaultInfoEXT"));
+      VkDeviceFaultCountsEXT counts{VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT};
+      if (getFaultInfo != nullptr && getFaultInfo(device_, &counts, nullptr) != VK_ERROR_DEVICE_LOST) {
+        out.faultAddresses.resize(counts.addressInfoCount);
+        std::vector<VkDeviceFaultVendorInfoEXT> vendor(counts.vendorInfoCount);
+        counts.vendorBinarySize = 0;
+        VkDeviceFaultInfoEXT info{VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT};
+        info.pAddressInfos = out.faultAddresses.data();
+        info.pVendorInfos = vendor.data();
+        getFaultInfo(device_, &counts, &info);
+        out.faultDescription = info.description;
+      }
+    }
     if (r != VK_SUCCESS) break;
     out.buffers.resize(job.buffers.size());
     for (size_t b = 0; b < job.buffers.size(); ++b)
       for (const Allocation& a : allocations[b]) {
+        if (a.mapped == nullptr) continue;
         const uint32_t* words = static_cast<const uint32_t*>(a.mapped);
         out.buffers[b].emplace_back(words, words + a.bytes / 4);
       }
@@ -291,8 +352,8 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     if (l != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, l, nullptr);
   for (auto& list : allocations)
     for (Allocation& a : list) {
-      vkDestroyBuffer(device_, a.buffer, nullptr);
-      vkFreeMemory(device_, a.memory, nullptr);
+      if (a.buffer != VK_NULL_HANDLE) vkDestroyBuffer(device_, a.buffer, nullptr);
+      if (a.memory != VK_NULL_HANDLE) vkFreeMemory(device_, a.memory, nullptr);
     }
   return out;
 }

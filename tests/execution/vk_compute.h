@@ -17,6 +17,9 @@ struct BufferSpec {
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   uint32_t count = 1;                           // descriptors in the binding (arrays)
   std::vector<std::vector<uint32_t>> contents;  // one per descriptor
+  bool bound = true;               // false: not in a descriptor set, reached only through its device address
+  int pushAddressWord = -1;        // >= 0: its device address is pushed at this push-constant word (two words)
+  bool freeBeforeSubmit = false;   // its memory is freed after recording, before the submission
 };
 
 struct ComputeJob {
@@ -31,12 +34,18 @@ struct ComputeResult {
   VkResult result = VK_SUCCESS;  // of the submission and wait
   std::string error;             // set up failed (the message names the call)
   std::vector<std::vector<std::vector<uint32_t>>> buffers;  // [buffer spec][descriptor] contents after the run
+  std::vector<uint64_t> addresses;  // device address of each spec's first buffer (0 without buffer device address)
+  // After VK_ERROR_DEVICE_LOST on a device with VK_EXT_device_fault: vkGetDeviceFaultInfoEXT's answer.
+  std::string faultDescription;
+  std::vector<VkDeviceFaultAddressInfoEXT> faultAddresses;
 };
 
 class ComputeDevice {
  public:
   // The first physical device whose name contains `nameFragment` ("crashtest", "llvmpipe"); nullptr if none.
-  static std::unique_ptr<ComputeDevice> Open(VkInstance instance, const std::string& nameFragment, std::string* error);
+  // With `faults`, also enables buffer device addresses and VK_EXT_device_fault when the device offers them.
+  static std::unique_ptr<ComputeDevice> Open(VkInstance instance, const std::string& nameFragment, std::string* error,
+                                             bool faults = false);
   ~ComputeDevice();
   ComputeResult Run(const ComputeJob& job);
   VkDevice device() const { return device_; }
@@ -56,6 +65,8 @@ class ComputeDevice {
   VkPhysicalDeviceFeatures features_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   std::vector<std::string> extensions_;
+  bool addresses_ = false;
+  bool deviceFault_ = false;
 };
 
 // An instance over every driver VK_ICD_FILENAMES lists.

@@ -80,7 +80,7 @@ struct Instruction {
   uint16_t op = 0;            // spv::Op
   uint16_t valueCount = 0;    // leading operands that are ValueIds
   uint16_t operandCount = 0;  // all operands: values, then literals
-  uint16_t reserved = 0;
+  uint16_t location = 0;      // index into Module::locations (OpLine in effect), 0 when none
   TypeId type = kNone;        // result type, kNone without a result
   ValueId result = kNone;
   uint32_t firstOperand = 0;  // index into Function::operands
@@ -113,6 +113,13 @@ struct EntryPoint {
   std::vector<ValueId> interface;
 };
 
+// Where an instruction came from in the shader's source, from OpLine (file: index into Module::sourceFiles).
+struct SourceLocation {
+  uint32_t file = 0;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
 struct Module {
   std::vector<Type> types;
   std::vector<Value> values;
@@ -121,6 +128,8 @@ struct Module {
   std::vector<std::string> valueNames;  // OpName per value ("" if none); indexed by ValueId
   EntryPoint entryPoint;
   Function function;
+  std::vector<std::string> sourceFiles;      // OpString names that OpLine refers to
+  std::vector<SourceLocation> locations;     // [0] is "none"; Instruction::location indexes it
   uint32_t spirvVersion = 0;
 
   std::span<const uint32_t> Operands(const Instruction& inst) const;

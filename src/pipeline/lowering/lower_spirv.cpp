@@ -83,7 +83,26 @@ class Lowerer {
   uint32_t entryFunction_ = 0;
   uint32_t workgroupSizeConstant_ = 0;
   std::vector<uint32_t> scratchValues_, scratchLiterals_;
+  std::unordered_map<uint32_t, std::string> strings_;     // OpString id -> text
+  std::unordered_map<uint32_t, uint32_t> fileIndex_;      // OpString id -> index in sourceFiles
+  uint16_t location_ = 0;                                 // the OpLine in effect
+  uint16_t Location(uint32_t file, uint32_t line, uint32_t column);
 };
+
+uint16_t Lowerer::Location(uint32_t file, uint32_t line, uint32_t column) {
+  if (out_.locations.empty()) out_.locations.emplace_back();
+  auto [it, inserted] = fileIndex_.try_emplace(file, static_cast<uint32_t>(out_.sourceFiles.size()));
+  if (inserted) {
+    auto text = strings_.find(file);
+    out_.sourceFiles.push_back(text != strings_.end() ? text->second : std::string());
+  }
+  const ir::SourceLocation& last = out_.locations.back();
+  if (out_.locations.size() > 1 && last.file == it->second && last.line == line && last.column == column)
+    return static_cast<uint16_t>(out_.locations.size() - 1);
+  if (out_.locations.size() >= 0xffff) return 0;  // saturated: later instructions have no location
+  out_.locations.push_back({it->second, line, column});
+  return static_cast<uint16_t>(out_.locations.size() - 1);
+}
 
 bool Lowerer::Fail(const SpirvInstruction& inst, const char* what) {
   char text[256];
@@ -127,8 +146,11 @@ bool Lowerer::Run(std::string_view entryPoint, uint32_t executionModel) {
 bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
   auto operands = in_.OperandsOf(inst);
   switch (inst.opcode) {
+    case spv::OpString:
+      strings_[inst.resultId] = in_.String(inst, operands[1]);
+      return true;
     case spv::OpCapability: case spv::OpExtension: case spv::OpMemoryModel: case spv::OpSource:
-    case spv::OpSourceContinued: case spv::OpSourceExtension: case spv::OpString: case spv::OpMemberName:
+    case spv::OpSourceContinued: case spv::OpSourceExtension: case spv::OpMemberName:
     case spv::OpModuleProcessed: case spv::OpLine: case spv::OpNoLine: case spv::OpNop:
     case spv::OpDecorateString: case spv::OpMemberDecorateString: case spv::OpTypeForwardPointer:
       return true;
@@ -386,6 +408,15 @@ bool Lowerer::LowerFunction() {
     const SpirvInstruction& inst = in_.instructions[i];
     if (inst.opcode == spv::OpLabel) {
       block = index_[inst.resultId];
+      location_ = 0;  // "OpLine ... its scope ends ... at the end of the block" (SPIR-V 1.6, 2.15)
+      continue;
+    }
+    if (inst.opcode == spv::OpLine) {
+      location_ = Location(Word(inst, 0), Word(inst, 1), Word(inst, 2));
+      continue;
+    }
+    if (inst.opcode == spv::OpNoLine) {
+      location_ = 0;
       continue;
     }
     if (block == kNone) return Fail(inst, "instruction outside a block:");
@@ -476,6 +507,7 @@ bool Lowerer::LowerInstruction(const SpirvInstruction& inst, ir::BlockId blockId
   if (values.size() + literals.size() > 0xffff) return Fail(inst, "too many operands in");
   ir::Instruction lowered;
   lowered.op = inst.opcode;
+  lowered.location = location_;
   lowered.valueCount = static_cast<uint16_t>(values.size());
   lowered.operandCount = static_cast<uint16_t>(values.size() + literals.size());
   lowered.type = inst.typeId != 0 ? TypeOf(inst.typeId) : kNone;
