@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   const crashtest::bench::Corpus corpus = crashtest::bench::load_corpus();
   crashtest::bench::register_pipeline_benchmarks(corpus);
   crashtest::bench::register_dispatch_benchmarks(corpus);
+  const crashtest::bench::Corpus own = crashtest::bench::load_own_shaders();
+  crashtest::bench::register_throughput_benchmarks(corpus, own);
   benchmark::AddCustomContext("shader_corpus", corpus.directory);
   if (!corpus.error.empty()) benchmark::AddCustomContext("shader_corpus_error", corpus.error);
   benchmark::RunSpecifiedBenchmarks();

@@ -45,9 +45,13 @@ void read_shader(CorpusShader& shader) {
 
 }  // namespace
 
-Corpus load_corpus() {
+Corpus load_corpus() { return load_corpus_from(choose_directory()); }
+
+Corpus load_own_shaders() { return load_corpus_from(CRASHTEST_BENCH_OWN_SHADERS_DIR); }
+
+Corpus load_corpus_from(const std::string& directory) {
   Corpus corpus;
-  corpus.directory = choose_directory();
+  corpus.directory = directory;
   std::error_code ec;
   if (!fs::is_directory(corpus.directory, ec)) {
     corpus.error = "shader directory " + corpus.directory + " does not exist (CRASHTEST_BENCH_SHADERS)";

@@ -27,5 +27,8 @@ struct Corpus {
 };
 
 Corpus load_corpus();
+// The shaders of one directory; load_own_shaders: bench/shaders' own kernels.
+Corpus load_corpus_from(const std::string& directory);
+Corpus load_own_shaders();
 
 }  // namespace crashtest::bench

@@ -8,5 +8,7 @@ namespace crashtest::bench {
 // The corpus must outlive the benchmark run: the benchmarks keep pointers to its shaders.
 void register_pipeline_benchmarks(const Corpus& corpus);
 void register_dispatch_benchmarks(const Corpus& corpus);
+// Large dispatches of corpus kernels and of the bench's own (`own`) ALU kernel.
+void register_throughput_benchmarks(const Corpus& corpus, const Corpus& own);
 
 }  // namespace crashtest::bench

@@ -6,6 +6,7 @@
 // robustBufferAccess2 guarantees, and one of the behaviours robustBufferAccess allows).
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -95,6 +96,40 @@ void WriteLeaf(const uint32_t* v, uint32_t w, uint32_t lane, const Leaf& leaf, s
   }
 }
 
+// The common case of a descriptor access: every active lane points into the same descriptor, inside its range,
+// and the value is one 32-bit word. Returns the descriptor's base, or nullptr when the case does not apply (the
+// general per-lane path then decides, faults included).
+template <uint32_t StorageClass>
+std::byte* UniformWordBase(const SubgroupState& s, const Op& op, const MemoryAccess& access, const Leaf* leaves) {
+  if constexpr (StorageClass == spv::StorageClassPhysicalStorageBuffer) {
+    return nullptr;
+  } else {
+    if (access.leafCount != 1 || leaves[0].bytes != 4 || leaves[0].offset != 0) return nullptr;
+    const uint32_t w = s.width;
+    const uint32_t* lo = s.Slot(op.a);
+    const uint32_t* hi = lo + w;
+    const uint32_t first = static_cast<uint32_t>(std::countr_zero(s.active));
+    const uint32_t high = hi[first];
+    uint32_t same = 0, maxOffset = 0;
+    if (s.full) {
+      for (uint32_t l = 0; l < w; ++l) {
+        same |= hi[l] ^ high;
+        maxOffset = std::max(maxOffset, lo[l]);
+      }
+    } else {
+      ForEachLane(s.active, [&](uint32_t l) {
+        same |= hi[l] ^ high;
+        maxOffset = std::max(maxOffset, lo[l]);
+      });
+    }
+    const uint32_t slot = high >> 8;
+    if (same != 0 || (high & 0xff) != 0 || slot >= s.exe->bufferSlots) return nullptr;
+    const BufferRange& range = s.dispatch->buffers[slot];
+    if (range.data == nullptr || range.size < 4 || maxOffset > range.size - 4) return nullptr;
+    return range.data;
+  }
+}
+
 // Explicit-layout memory: buffers, push constants, physical storage buffers.
 template <uint32_t StorageClass>
 void LoadExplicit(const Op& op, SubgroupState& s) {
@@ -102,6 +137,15 @@ void LoadExplicit(const Op& op, SubgroupState& s) {
   const Leaf* leaves = s.exe->leaves.data() + access.firstLeaf;
   const uint32_t w = s.width;
   uint32_t* d = s.Slot(op.dst);
+  if (const std::byte* base = UniformWordBase<StorageClass>(s, op, access, leaves)) {
+    const uint32_t* lo = s.Slot(op.a);
+    if (s.full) {
+      for (uint32_t l = 0; l < w; ++l) std::memcpy(d + l, base + lo[l], 4);
+    } else {
+      ForEachLane(s.active, [&](uint32_t l) { std::memcpy(d + l, base + lo[l], 4); });
+    }
+    return;
+  }
   uint64_t lanes = s.active;
   while (lanes != 0) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
@@ -123,6 +167,13 @@ void StoreExplicit(const Op& op, SubgroupState& s) {
   const Leaf* leaves = s.exe->leaves.data() + access.firstLeaf;
   const uint32_t w = s.width;
   const uint32_t* v = s.Slot(op.b);
+  if (std::byte* base = UniformWordBase<StorageClass>(s, op, access, leaves)) {
+    const uint32_t* lo = s.Slot(op.a);
+    // Lanes in increasing order: when two write the same word, the highest lane's value stays, as on the
+    // general path.
+    ForEachLane(s.active, [&](uint32_t l) { std::memcpy(base + lo[l], v + l, 4); });
+    return;
+  }
   uint64_t lanes = s.active;
   while (lanes != 0) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
