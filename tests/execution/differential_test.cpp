@@ -65,7 +65,8 @@ std::vector<Case> Cases() {
        {4, 1, 1}, 0},
       {"composites.comp", {{0, 0, kStorage, n, Floats(-2, 2)}, {0, 1, kStorage, n, Zeros()}, {0, 2, kStorage, 1024, Zeros()}},
        {}, {4, 1, 1}, 1e-5f},
-      {"conversions.comp", {{0, 0, kStorage, n, Floats(-1000, 1000)}, {0, 1, kStorage, n, Zeros()}}, {}, {4, 1, 1}, 1e-6f},
+      // One workgroup: its outputs are indexed by the local invocation id.
+      {"conversions.comp", {{0, 0, kStorage, n, Floats(-1000, 1000)}, {0, 1, kStorage, n, Zeros()}}, {}, {1, 1, 1}, 1e-6f},
       {"glsl_std450.comp",
        {{0, 0, kStorage, 4096, Floats(0.1f, 4)}, {0, 1, kStorage, 4096, Uints(200)}, {0, 2, kStorage, n, Zeros()},
         {0, 3, kStorage, n, Zeros()}},

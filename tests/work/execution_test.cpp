@@ -2,6 +2,10 @@
 // round trips, image clears, render-pass and dynamic-rendering load-op clears, vkCmdClearAttachments, events and
 // queries.
 #include <chrono>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 #include <numeric>
 #include <thread>
 
@@ -440,6 +444,51 @@ TEST_F(ExecutionTest, TimestampsAreMonotonicAndScaled) {
   vkDestroyQueryPool(device_, pool, nullptr);
 }
 
+// A compute pipeline of the corpus's saxpy.comp (64 invocations per workgroup). With no push constants it touches no
+// buffer (its element count is 0), so it needs no descriptor set bound.
+struct SaxpyPipeline {
+  VkDevice device;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  explicit SaxpyPipeline(VkDevice d) : device(d) {
+    std::ifstream file(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/saxpy.comp.spv", std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = 2;
+    setInfo.pBindings = bindings;
+    EXPECT_EQ(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout), VK_SUCCESS);
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    EXPECT_EQ(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout), VK_SUCCESS);
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = bytes.size();
+    moduleInfo.pCode = reinterpret_cast<const uint32_t*>(bytes.data());
+    EXPECT_EQ(vkCreateShaderModule(device, &moduleInfo, nullptr, &module), VK_SUCCESS);
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.layout = layout;
+    EXPECT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), VK_SUCCESS);
+  }
+  ~SaxpyPipeline() {
+    vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyShaderModule(device, module, nullptr);
+    vkDestroyPipelineLayout(device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+  }
+};
+
 TEST_F(ExecutionTest, PipelineStatisticsCountWhatWasRecorded) {
   if (!features_.pipelineStatisticsQuery) FAIL() << "pipelineStatisticsQuery is not advertised (the default device must offer it)";
   const VkQueryPipelineStatisticFlags stats = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT |
@@ -451,6 +500,7 @@ TEST_F(ExecutionTest, PipelineStatisticsCountWhatWasRecorded) {
   HostBuffer* indirect = CreateHostBuffer(64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const VkDrawIndirectCommand draw{6, 2, 0, 0};  // 12 vertices, 4 triangles
   std::memcpy(indirect->mapped, &draw, sizeof(draw));
+  SaxpyPipeline saxpy(device_);
   Run([&](VkCommandBuffer cb) {
     vkCmdResetQueryPool(cb, pool, 0, 1);
     vkCmdResetQueryPool(cb, occlusion, 0, 1);
@@ -459,6 +509,7 @@ TEST_F(ExecutionTest, PipelineStatisticsCountWhatWasRecorded) {
     vkCmdDraw(cb, 3, 1, 0, 0);          // 3 vertices, 1 triangle
     vkCmdDrawIndexed(cb, 9, 1, 0, 0, 0);  // 9 vertices, 3 triangles
     vkCmdDrawIndirect(cb, indirect->buffer, 0, 1, sizeof(draw));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, saxpy.pipeline);
     vkCmdDispatch(cb, 2, 3, 4);
     vkCmdEndQuery(cb, occlusion, 0);
     vkCmdEndQuery(cb, pool, 0);
@@ -470,7 +521,7 @@ TEST_F(ExecutionTest, PipelineStatisticsCountWhatWasRecorded) {
   EXPECT_EQ(values[0], 24u);  // vertices
   EXPECT_EQ(values[1], 8u);   // triangles
   EXPECT_EQ(values[2], 0u);   // nothing is rasterised
-  EXPECT_EQ(values[3], 24u);  // one per workgroup until pipelines expose their workgroup size
+  EXPECT_EQ(values[3], 24u * 64u);  // every invocation: 24 workgroups of 64
   uint64_t samples = 99;
   ASSERT_EQ(vkGetQueryPoolResults(device_, occlusion, 0, 1, sizeof(samples), &samples, 8, VK_QUERY_RESULT_64_BIT),
             VK_SUCCESS);
