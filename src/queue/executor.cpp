@@ -108,18 +108,19 @@ bool Executor::ReachFaultPoint(CommandOp op) {
   return true;
 }
 
-bool Executor::Execute(const CommandBuffer& commandBuffer) {
+bool Executor::Execute(const CommandChunk* stream, const HeldStream* secondaries) {
   // Dynamic state and render-pass instances do not carry over between primary command buffers (Vulkan 1.3,
   // 6.1: "each primary command buffer ... state is undefined" at its start).
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   rendering_ = RenderingState{};
-  return RunStream(commandBuffer.stream());
+  nextSecondary_ = secondaries;
+  return RunStream(stream);
 }
 
-bool Executor::RunStream(const CommandArena& stream) {
+bool Executor::RunStream(const CommandChunk* stream) {
   bool live = true;
-  // Returning false stops the walk before the stream is read again: once the device is lost (or being
-  // destroyed) the application may free the command buffer at any moment.
+  // Returning false abandons the rest once the device is lost (or being destroyed). The stream itself stays
+  // readable until the submission releases its hold, whenever the application frees the command buffer.
   ForEachRecord(stream, [&](const CommandHeader& header, const void* record) -> bool {
     cursor_.op = header.op;
     // One predictable branch per command when no command fault is pending (every submission of a device whose
@@ -209,10 +210,10 @@ bool Executor::Run(CommandOp op, const void* record) {
       return true;
     case CommandOp::ExecuteCommands: {
       const auto* execute = static_cast<const record::ExecuteCommands*>(record);
-      const CommandBuffer* const* secondaries = PayloadOf<const CommandBuffer*>(execute);
-      // Secondaries inherit the render pass instance and run inside this submission's command numbering.
+      // Secondaries inherit the render pass instance and run inside this submission's command numbering. Their
+      // streams are the ones held at submit (QueueWorker::Enqueue walked these records in the same order).
       for (uint32_t i = 0; i < execute->count; ++i)
-        if (!RunStream(secondaries[i]->stream())) return false;
+        if (!RunStream((nextSecondary_++)->stream)) return false;
       return true;
     }
     default:
