@@ -1,11 +1,14 @@
 #include "queue/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <span>
 
 #include "command/command_buffer.h"
 #include "command/query_pool.h"
+#include "common/checked_math.h"
+#include "common/log.h"
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "device/resources.h"
@@ -28,7 +31,7 @@ std::span<const T> Regions(const R* record) {
 // An indirect command of `buffer` at `offset` (the buffer is bound: VUID-vkCmdDrawIndirect-buffer-02708).
 template <typename T>
 bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
-  if (buffer == nullptr || buffer->data() == nullptr || offset + sizeof(T) > buffer->size()) return false;
+  if (buffer == nullptr || buffer->data() == nullptr || SaturatingAdd(offset, sizeof(T)) > buffer->size()) return false;
   std::memcpy(out, buffer->data() + offset, sizeof(T));
   return true;
 }
@@ -347,8 +350,22 @@ void Executor::RunQuery(CommandOp op, const void* record) {
     }
     case CommandOp::CopyQueryPoolResults: {
       const auto* r = static_cast<const record::CopyQueryPoolResults*>(record);
-      if (r->dst->data() != nullptr) r->pool->Results(r->first, r->count, r->dst->data() + r->dstOffset, r->stride,
-                                                      r->flags);
+      // The results must lie in the buffer (VUID-vkCmdCopyQueryPoolResults-dstOffset-00819, -dstBuffer-00824):
+      // checked here, with overflow-safe arithmetic, so a bad offset or stride cannot write outside it.
+      const uint32_t queries = r->first < r->pool->queryCount() ? std::min(r->count, r->pool->queryCount() - r->first) : 0;
+      const uint64_t bytesPerQuery = (uint64_t{r->pool->valuesPerQuery()} +
+                                      ((r->flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) != 0 ? 1 : 0)) *
+                                     ((r->flags & VK_QUERY_RESULT_64_BIT) != 0 ? 8 : 4);
+      const uint64_t end =
+          queries == 0 ? 0 : SaturatingAdd(SaturatingAdd(r->dstOffset, SaturatingMul(queries - 1, r->stride)), bytesPerQuery);
+      if (r->dst->data() == nullptr || end > r->dst->size()) {
+        CT_WARN("vkCmdCopyQueryPoolResults: %u results at offset %llu, stride %llu do not fit the %llu-byte buffer "
+                "or it is unbound (VUID-vkCmdCopyQueryPoolResults-dstOffset-00819); skipped",
+                queries, static_cast<unsigned long long>(r->dstOffset), static_cast<unsigned long long>(r->stride),
+                static_cast<unsigned long long>(r->dst->size()));
+        break;
+      }
+      if (queries != 0) r->pool->Results(r->first, queries, r->dst->data() + r->dstOffset, r->stride, r->flags);
       break;
     }
     default:
