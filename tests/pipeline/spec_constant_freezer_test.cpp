@@ -243,7 +243,8 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
     pipeline::SpecializationValues values;
   };
   const std::vector<Case> cases = {
-      {"vector operation", "%v = OpSpecConstantComposite %v2int %n %n\n%neg = OpSpecConstantOp %v2int SNegate %v", {}},
+      {"vector shuffle", "%v = OpSpecConstantComposite %v2int %n %d\n"
+                         "%s = OpSpecConstantOp %v2int VectorShuffle %v %v 1 2", {}},
       {"composite extract", "%v = OpSpecConstantComposite %v2int %n %d\n"
                             "%x = OpSpecConstantOp %int CompositeExtract %v 1", {}},
       {"division by zero", "%q = OpSpecConstantOp %int SDiv %n %d", {}},
@@ -261,7 +262,7 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
         << message;
     EXPECT_EQ(viaOptimizer, SpirvToolsFrozen(words, c.values)) << "the fallback is SPIRV-Tools' three passes";
   }
-  // Through pipeline::Compile (validation, specialisation, lowering): the vector case compiles as before.
+  // Through pipeline::Compile (validation, specialisation, lowering): the shuffle compiles as before.
   pipeline::CompileOptions options;
   pipeline::CompiledShader compiled;
   pipeline::CompileError error;
@@ -277,6 +278,22 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
   EXPECT_TRUE(sawEleven);
 }
 
+TEST(SpecConstantFreezerTest, FreezesIntegerVectorOperationsComponentByComponent) {
+  std::vector<uint32_t> words = Assemble("%v = OpSpecConstantComposite %v2int %n %d\n"
+                                         "%neg = OpSpecConstantOp %v2int SNegate %v\n"
+                                         "%sum = OpSpecConstantOp %v2int IAdd %neg %v\n"),
+                        frozen;
+  ASSERT_FALSE(words.empty());
+  ASSERT_EQ(pipeline::FreezeSpecConstants(words, {{0, {7}}, {1, {2}}}, &frozen), pipeline::FreezeResult::Frozen);
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_0);
+  std::string text;
+  ASSERT_TRUE(tools.Disassemble(frozen, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
+  EXPECT_TRUE(tools.Validate(frozen)) << text;
+  EXPECT_EQ(text.find("OpSpecConstant"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConstant %int -7\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConstant %int -2\n"), std::string::npos) << text;
+}
+
 // The OpSpecConstantOp forms SPIRV-Tools' fold-spec-constant-op-and-composite leaves (issue 18, defect 3): Select
 // of floats and vectors (scalar and vector conditions) and FConvert. The freezer freezes them itself; and when it
 // cannot freeze a module (a vector operation), SPIRV-Tools runs and the freezer finishes its output.
@@ -285,6 +302,7 @@ std::vector<uint32_t> AssembleFloat(const std::string& constants) {
 OpCapability Shader
 OpCapability Float16
 OpCapability Float64
+OpCapability Int64
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main"
 OpExecutionMode %main LocalSize 1 1 1
@@ -311,6 +329,8 @@ OpDecorate %n SpecId 2
 %v2double = OpTypeVector %double 2
 %v2bool = OpTypeVector %bool 2
 %v2int = OpTypeVector %int 2
+%ulong = OpTypeInt 64 0
+%v2ulong = OpTypeVector %ulong 2
 %flag = OpSpecConstantFalse %bool
 %f = OpSpecConstant %float 1.5
 %n = OpSpecConstant %int 4
@@ -374,11 +394,12 @@ TEST(SpecConstantFreezerTest, FreezesFloatSelectAndFConvert) {
   EXPECT_NE(text.find("%wide = OpConstant %double 0.100000001490116"), std::string::npos) << text;
   EXPECT_NE(text.find("%narrow = OpConstant %half 0x1.998p-4\n"), std::string::npos) << text;
 
-  // With a vector operation the freezer gives up on the first pass; SPIRV-Tools folds that, and the freezer then
-  // freezes the Select and FConvert SPIRV-Tools leaves.
+  // With a composite operation the freezer gives up on the first pass; SPIRV-Tools folds that, and the freezer
+  // then freezes what SPIRV-Tools leaves: the Select and FConvert, and a vector UConvert.
   std::vector<uint32_t> mixed = AssembleFloat(constants +
                                               "%vn = OpSpecConstantComposite %v2int %n %n\n"
-                                              "%neg = OpSpecConstantOp %v2int SNegate %vn\n");
+                                              "%sh = OpSpecConstantOp %v2int VectorShuffle %vn %vn 1 2\n"
+                                              "%vu = OpSpecConstantOp %v2ulong UConvert %sh\n");
   ASSERT_EQ(pipeline::FreezeSpecConstants(mixed, {}, &frozen), pipeline::FreezeResult::NotHandled);
   std::vector<uint32_t> optimized;
   std::string message;

@@ -348,6 +348,7 @@ class Freezer {
     // `FLAG ? 1.0 : 0.0` would reach lowering as an OpSpecConstantOp).
     if (inst[3] == spv::OpSelect) return FoldSelect(inst);
     if (inst[3] == spv::OpFConvert) return FoldFConvert(inst);
+    if (vectors_.count(inst[1]) != 0) return FoldVector(inst);
     auto type = types_.find(inst[1]);
     if (type == types_.end() || type->second.kind == ScalarType::Kind::Float) return false;  // scalar int/bool only
     std::vector<ScalarConstant> operands;
@@ -359,6 +360,42 @@ class Freezer {
     std::optional<uint64_t> result = EvaluateScalarSpecOp(inst[3], type->second.width, operands);
     if (!result) return false;
     EmitScalar(inst[1], type->second, inst[2], *result);
+    return true;
+  }
+
+  // An integer or boolean vector operation, component by component ("... component-wise" for every opcode
+  // OpSpecConstantOp allows on vectors). Each result component gets a new id (the bound grows). SPIRV-Tools folds
+  // most of these itself but not UConvert (2023.1), so the pass after it needs this too.
+  bool FoldVector(std::span<const uint32_t> inst) {
+    const VectorType& vector = vectors_.at(inst[1]);
+    auto component = types_.find(vector.component);
+    if (component == types_.end() || component->second.kind == ScalarType::Kind::Float) return false;
+    std::vector<std::span<const uint32_t>> operands;
+    for (uint32_t id : inst.subspan(4)) {
+      const auto constituents = Constituents(id);
+      if (!constituents || constituents->size() != vector.count) return false;
+      operands.push_back(*constituents);
+    }
+    std::vector<uint64_t> results;
+    for (uint32_t c = 0; c < vector.count; ++c) {
+      std::vector<ScalarConstant> scalars;
+      for (std::span<const uint32_t> operand : operands) {
+        auto constant = constants_.find(operand[c]);
+        if (constant == constants_.end()) return false;
+        scalars.push_back(constant->second);
+      }
+      std::optional<uint64_t> result = EvaluateScalarSpecOp(inst[3], component->second.width, scalars);
+      if (!result) return false;
+      results.push_back(*result);
+    }
+    std::vector<uint32_t> composite = {inst[1], inst[2]};
+    for (uint64_t bits : results) {
+      const uint32_t fresh = out_[3]++;
+      EmitScalar(vector.component, component->second, fresh, bits);
+      composite.push_back(fresh);
+    }
+    Emit(spv::OpConstantComposite, composite);
+    Define(std::span<const uint32_t>(out_).last(composite.size() + 1));
     return true;
   }
 
