@@ -79,7 +79,10 @@ class CommandLifetimeTest : public FaultLoaderTest {
     auto inject = reinterpret_cast<PFN_crashtestInjectFault>(vkGetDeviceProcAddr(device, CRASHTEST_INJECT_FAULT_NAME));
     ASSERT_NE(inject, nullptr);
 
-    // Two host-visible buffers the copies go between.
+    uint32_t queueCount = 0;
+    for (uint32_t f = 0; f < familyCount; ++f) queueCount += properties[f].queueCount;
+    // Two host-visible buffers the copies go between; each queue copies into its own part of the destination (the
+    // queues run at once, and unsynchronised writes to the same bytes would be the application's data race).
     VkPhysicalDeviceMemoryProperties memoryProperties{};
     vkGetPhysicalDeviceMemoryProperties(gpus_[0], &memoryProperties);
     uint32_t hostVisible = 0;
@@ -88,18 +91,20 @@ class CommandLifetimeTest : public FaultLoaderTest {
     VkBuffer buffers[2] = {};
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocateInfo.allocationSize = 2 * kCopyBytes;
+    allocateInfo.allocationSize = (1 + queueCount) * kCopyBytes;
     allocateInfo.memoryTypeIndex = hostVisible;
     ASSERT_EQ(vkAllocateMemory(device, &allocateInfo, nullptr, &memory), VK_SUCCESS);
     for (uint32_t i = 0; i < 2; ++i) {
       VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-      info.size = kCopyBytes;
+      info.size = i == 0 ? kCopyBytes : queueCount * kCopyBytes;
       info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
       ASSERT_EQ(vkCreateBuffer(device, &info, nullptr, &buffers[i]), VK_SUCCESS);
       ASSERT_EQ(vkBindBufferMemory(device, buffers[i], memory, i * kCopyBytes), VK_SUCCESS);
     }
-    VkBufferCopy region{0, 0, kCopyBytes};
-    auto record = [&](VkCommandBuffer commandBuffer, VkCommandBufferLevel level, VkCommandBuffer secondary) {
+    // `queue`: the global index of the queue that runs it, which picks the destination part.
+    auto record = [&](VkCommandBuffer commandBuffer, VkCommandBufferLevel level, VkCommandBuffer secondary,
+                      uint32_t queue) {
+      VkBufferCopy region{0, queue * kCopyBytes, kCopyBytes};
       VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
       VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
       if (level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) begin.pInheritanceInfo = &inheritance;
@@ -112,9 +117,8 @@ class CommandLifetimeTest : public FaultLoaderTest {
     // The command buffers, spread over the families by their queue counts; every 8th executes a secondary.
     std::vector<Family> families(familyCount);
     std::vector<std::pair<VkQueue, VkCommandBuffer>> work;
-    uint32_t queueCount = 0;
-    for (uint32_t f = 0; f < familyCount; ++f) queueCount += properties[f].queueCount;
-    for (uint32_t f = 0; f < familyCount; ++f) {
+    uint32_t firstQueue = 0;  // global index of the family's first queue
+    for (uint32_t f = 0; f < familyCount; firstQueue += properties[f].queueCount, ++f) {
       Family& family = families[f];
       family.index = f;
       for (uint32_t q = 0; q < properties[f].queueCount; ++q) {
@@ -139,12 +143,13 @@ class CommandLifetimeTest : public FaultLoaderTest {
       allocate.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
       allocate.commandBufferCount = static_cast<uint32_t>(family.secondaries.size());
       ASSERT_EQ(vkAllocateCommandBuffers(device, &allocate, family.secondaries.data()), VK_SUCCESS);
-      for (VkCommandBuffer secondary : family.secondaries)
-        record(secondary, VK_COMMAND_BUFFER_LEVEL_SECONDARY, VK_NULL_HANDLE);
       for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t q = i % static_cast<uint32_t>(family.queues.size());
+        if (i % 8 == 0)
+          record(family.secondaries[i / 8], VK_COMMAND_BUFFER_LEVEL_SECONDARY, VK_NULL_HANDLE, firstQueue + q);
         record(family.primaries[i], VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-               i % 8 == 0 ? family.secondaries[i / 8] : VK_NULL_HANDLE);
-        work.emplace_back(family.queues[i % family.queues.size()], family.primaries[i]);
+               i % 8 == 0 ? family.secondaries[i / 8] : VK_NULL_HANDLE, firstQueue + q);
+        work.emplace_back(family.queues[q], family.primaries[i]);
       }
     }
     // Interleave the families so every queue has work queued when the loss comes.
@@ -198,11 +203,11 @@ class CommandLifetimeTest : public FaultLoaderTest {
           // Reset and record again: the new streams reuse the pool's chunks, the old ones must not be reused.
           for (VkCommandBuffer secondary : family.secondaries) {
             EXPECT_EQ(vkResetCommandBuffer(secondary, VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT), VK_SUCCESS);
-            record(secondary, VK_COMMAND_BUFFER_LEVEL_SECONDARY, VK_NULL_HANDLE);
+            record(secondary, VK_COMMAND_BUFFER_LEVEL_SECONDARY, VK_NULL_HANDLE, 0);
           }
           for (VkCommandBuffer primary : family.primaries) {
             EXPECT_EQ(vkResetCommandBuffer(primary, 0), VK_SUCCESS);
-            record(primary, VK_COMMAND_BUFFER_LEVEL_PRIMARY, VK_NULL_HANDLE);
+            record(primary, VK_COMMAND_BUFFER_LEVEL_PRIMARY, VK_NULL_HANDLE, 0);
           }
           break;
         case Release::ResetPoolsAndTrim:
