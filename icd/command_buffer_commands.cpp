@@ -204,8 +204,9 @@ VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer commandBuffer, uin
                                             sizeof(CommandBuffer*) * commandBufferCount);
   if (r == nullptr) return;
   r->count = commandBufferCount;
-  auto** secondaries = PayloadOf<const CommandBuffer*>(r);
+  auto** secondaries = PayloadOf<CommandBuffer*>(r);
   for (uint32_t i = 0; i < commandBufferCount; ++i) secondaries[i] = FromHandle(pCommandBuffers[i]);
+  FromHandle(commandBuffer)->NoteExecuteCommands(r);
 }
 
 // --- Binds and push constants ---------------------------------------------------------------------------------

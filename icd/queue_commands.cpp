@@ -43,7 +43,7 @@ VkResult BuildBatch(const VkSubmitInfo& info, SubmitBatch& batch) {
   for (uint32_t i = 0; i < info.commandBufferCount; ++i) {
     CommandBuffer* commandBuffer = FromHandle(info.pCommandBuffers[i]);
     if (VkResult result = CheckSubmittable("vkQueueSubmit", *commandBuffer); result != VK_SUCCESS) return result;
-    batch.commandBuffers.push_back(commandBuffer);
+    batch.commandBuffers.emplace_back(commandBuffer);
   }
   batch.signals.reserve(info.signalSemaphoreCount);
   for (uint32_t i = 0; i < info.signalSemaphoreCount; ++i)
@@ -61,7 +61,7 @@ VkResult BuildBatch(const VkSubmitInfo2& info, SubmitBatch& batch) {
   for (uint32_t i = 0; i < info.commandBufferInfoCount; ++i) {
     CommandBuffer* commandBuffer = FromHandle(info.pCommandBufferInfos[i].commandBuffer);
     if (VkResult result = CheckSubmittable("vkQueueSubmit2", *commandBuffer); result != VK_SUCCESS) return result;
-    batch.commandBuffers.push_back(commandBuffer);
+    batch.commandBuffers.emplace_back(commandBuffer);
   }
   batch.signals.reserve(info.signalSemaphoreInfoCount);
   for (uint32_t i = 0; i < info.signalSemaphoreInfoCount; ++i)

@@ -12,6 +12,7 @@ CommandChunk* ChunkCache::Take(size_t capacity) {
     CommandChunk* chunk = free_;
     free_ = chunk->next;
     chunk->next = nullptr;
+    chunk->retiredNext = nullptr;
     chunk->used = 0;
     return chunk;
   }
@@ -19,7 +20,7 @@ CommandChunk* ChunkCache::Take(size_t capacity) {
   void* memory = AllocateHostMemory(allocator_, sizeof(CommandChunk) + bytes, alignof(std::max_align_t),
                                     VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (memory == nullptr) return nullptr;
-  return new (memory) CommandChunk{nullptr, static_cast<uint32_t>(bytes), 0};
+  return new (memory) CommandChunk{nullptr, nullptr, static_cast<uint32_t>(bytes), 0};
 }
 
 void ChunkCache::Give(CommandChunk* chunk) {
@@ -63,6 +64,21 @@ void CommandArena::Clear(bool release) {
   }
   current_ = nullptr;
   count_ = 0;
+}
+
+CommandChunk* CommandArena::Detach() {
+  CommandChunk* first = first_;
+  first_ = current_ = nullptr;
+  count_ = 0;
+  return first;
+}
+
+void FreeChunks(CommandChunk* first, const VkAllocationCallbacks* allocator) {
+  while (first != nullptr) {
+    CommandChunk* next = first->next;
+    FreeHostMemory(allocator, first);
+    first = next;
+  }
 }
 
 }  // namespace crashtest

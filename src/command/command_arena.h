@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "command/command_ops.h"
 
@@ -27,6 +28,9 @@ inline constexpr size_t AlignRecord(size_t bytes) { return (bytes + kRecordAlign
 
 struct CommandChunk {
   CommandChunk* next;
+  // First chunk of a stream that a command buffer retired while a queue still reads it: the next retired stream
+  // (CommandBuffer, "Queue holds"). The stream's own links (next) stay untouched, since the queue walks them.
+  CommandChunk* retiredNext;
   uint32_t capacity;  // bytes of records the chunk holds after this header
   uint32_t used;
   std::byte* begin() { return reinterpret_cast<std::byte*>(this + 1); }
@@ -52,6 +56,7 @@ class ChunkCache {
   void Release(CommandChunk* chunk);
   // Returns every cached chunk to the allocator (vkTrimCommandPool, RELEASE_RESOURCES resets).
   void Trim();
+  const VkAllocationCallbacks* allocator() const { return allocator_; }
 
  private:
   const VkAllocationCallbacks* allocator_;
@@ -86,6 +91,8 @@ class CommandArena {
 
   // Returns the chunks to the cache (or, with `release`, to the allocator).
   void Clear(bool release);
+  // Hands the chunks over to the caller (who frees them with FreeChunks) and starts an empty stream.
+  CommandChunk* Detach();
   uint32_t commandCount() const { return count_; }
   const CommandChunk* firstChunk() const { return first_; }
 
@@ -98,6 +105,9 @@ class CommandArena {
   uint32_t count_ = 0;
 };
 
+// Returns a detached stream (CommandArena::Detach) to the allocator, chunk by chunk.
+void FreeChunks(CommandChunk* first, const VkAllocationCallbacks* allocator);
+
 // The payload that follows a record T.
 template <typename P, typename T>
 P* PayloadOf(T* record) {
@@ -108,12 +118,12 @@ const P* PayloadOf(const T* record) {
   return reinterpret_cast<const P*>(reinterpret_cast<const std::byte*>(record) + AlignRecord(sizeof(T)));
 }
 
-// Visits every record of a stream in recording order: visit(const CommandHeader&, const void* record). A visitor
-// returning bool stops the walk by returning false, and then nothing of the stream is read again (the queue's
-// executor relies on it: once the device is lost the application may free the command buffer at once).
+// Visits every record of a stream (given by its first chunk) in recording order: visit(const CommandHeader&,
+// const void* record). A visitor returning bool stops the walk by returning false, and then nothing of the stream
+// is read again.
 template <typename Visit>
-void ForEachRecord(const CommandArena& arena, Visit&& visit) {
-  for (const CommandChunk* chunk = arena.firstChunk(); chunk != nullptr; chunk = chunk->next) {
+void ForEachRecord(const CommandChunk* first, Visit&& visit) {
+  for (const CommandChunk* chunk = first; chunk != nullptr; chunk = chunk->next) {
     const std::byte* p = chunk->begin();
     const std::byte* end = p + chunk->used;
     while (p < end) {
@@ -127,6 +137,10 @@ void ForEachRecord(const CommandArena& arena, Visit&& visit) {
       p += size;
     }
   }
+}
+template <typename Visit>
+void ForEachRecord(const CommandArena& arena, Visit&& visit) {
+  ForEachRecord(arena.firstChunk(), std::forward<Visit>(visit));
 }
 
 }  // namespace crashtest

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "command/command_arena.h"
+#include "command/command_records.h"
 #include "common/handle.h"
 #include "common/object.h"
 
@@ -29,8 +30,12 @@ class CommandBuffer : public DispatchableObject {
 
   VkResult Begin(const VkCommandBufferBeginInfo& info);
   VkResult End();
-  // Back to the initial state; `release` returns the stream's memory to the allocator, not the pool.
-  void Reset(bool release);
+  // Back to the initial state; `release` returns the stream's memory to the allocator, not the pool. A stream a
+  // queue still holds is retired instead (below).
+  void Reset(bool release, const char* command = "vkResetCommandBuffer");
+  // vkFreeCommandBuffers, vkDestroyCommandPool: deletes it now, or, while a queue holds it, orphans it and leaves
+  // the deletion to the queue's last release.
+  static void Free(CommandBuffer* commandBuffer, const char* command);
 
   // Space for one record of kind `op` and `payload` more bytes; nullptr (and a sticky error) when out of memory.
   template <typename T>
@@ -39,12 +44,31 @@ class CommandBuffer : public DispatchableObject {
     if (record == nullptr) [[unlikely]] RecordFailed(op);
     return record;
   }
+  // Links a vkCmdExecuteCommands record into the stream's list of them (record::ExecuteCommands::next), which a
+  // submission walks to hold the secondaries.
+  void NoteExecuteCommands(record::ExecuteCommands* execute);
+  const record::ExecuteCommands* firstExecute() const { return firstExecute_; }
 
-  // Submission tracking, called by queues: a ONE_TIME_SUBMIT buffer becomes invalid once its execution completes
-  // ("... moves back to the invalid state", 6.4 "Command Buffer Recording").
-  void MarkSubmitted() { pending_.fetch_add(1, std::memory_order_relaxed); }
+  // Queue holds (docs/execution.md, "Command buffer lifetime"). A submission holds every command buffer it
+  // executes — its primaries and the secondaries they execute — from vkQueueSubmit until its worker has read the
+  // stream for the last time, whether the work ran, was abandoned after a loss, or the device is being destroyed.
+  // While a command buffer is held, a reset retires its stream and a free orphans it; the last release frees
+  // them. So the worker never reads memory the application has released, however a free races with a loss, and
+  // nothing the application calls waits for the worker (a long command included).
+  //
+  // Takes a hold (vkQueueSubmit, the application's thread) and returns the stream the submission will read.
+  const CommandChunk* Hold() {
+    holds_.fetch_add(1, std::memory_order_relaxed);
+    return arena_.firstChunk();
+  }
+  // The worker is done with a stream it held. Called under the device's execution lock (DeviceExecution::
+  // RunLocked); the last release frees the retired streams and an orphaned command buffer (`this` included).
+  void ReleaseLocked();
+  // Submitted and not yet released by every queue that holds it.
+  bool IsPending() const { return holds_.load(std::memory_order_acquire) != 0; }
+  // A ONE_TIME_SUBMIT buffer becomes invalid once its execution completes ("... moves back to the invalid state",
+  // 6.4 "Command Buffer Recording"). Called by the worker under the execution lock, unless the device is lost.
   void MarkCompleted();
-  bool IsPending() const { return pending_.load(std::memory_order_acquire) != 0; }
 
   CommandPool& pool() const { return pool_; }
   Device& device() const;
@@ -56,6 +80,10 @@ class CommandBuffer : public DispatchableObject {
 
  private:
   void RecordFailed(CommandOp op);
+  // While held: retires the current stream (and orphans the command buffer) under the execution lock; false when
+  // no queue holds it any more, and the caller releases the stream itself.
+  bool RetireIfHeld(bool orphan, const char* command);
+  const VkAllocationCallbacks* hostAllocator() const { return hasAllocator_ ? &allocator_ : nullptr; }
 
   CommandPool& pool_;
   VkCommandBufferLevel level_;
@@ -63,7 +91,16 @@ class CommandBuffer : public DispatchableObject {
   VkCommandBufferUsageFlags usage_ = 0;
   VkResult error_ = VK_SUCCESS;
   CommandArena arena_;
-  std::atomic<uint32_t> pending_{0};
+  record::ExecuteCommands* firstExecute_ = nullptr;
+  record::ExecuteCommands* lastExecute_ = nullptr;
+  // Queue holds: incremented at submit without a lock, decremented under the execution lock, which also guards
+  // retired_ and orphaned_.
+  std::atomic<uint32_t> holds_{0};
+  CommandChunk* retired_ = nullptr;  // retired streams, linked by CommandChunk::retiredNext
+  bool orphaned_ = false;
+  // The pool's callbacks, copied: an orphan and its retired streams may outlive the pool.
+  bool hasAllocator_ = false;
+  VkAllocationCallbacks allocator_{};
 };
 
 }  // namespace crashtest

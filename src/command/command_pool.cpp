@@ -20,7 +20,9 @@ CommandPool::CommandPool(Device& device, const VkCommandPoolCreateInfo& info, co
       chunks_(hasAllocator_ ? &allocator_ : nullptr) {}
 
 CommandPool::~CommandPool() {
-  for (CommandBuffer* buffer : buffers_) DeleteObject(allocator(), buffer);
+  // A buffer a queue still holds (after a loss) is orphaned: the queue deletes it, with its own copy of the
+  // callbacks, once done with it.
+  for (CommandBuffer* buffer : buffers_) CommandBuffer::Free(buffer, "vkDestroyCommandPool");
 }
 
 VkResult CommandPool::Create(Device& device, const VkCommandPoolCreateInfo& info,
@@ -75,12 +77,12 @@ void CommandPool::Free(CommandBuffer* commandBuffer) {
     *it = buffers_.back();
     buffers_.pop_back();
   }
-  DeleteObject(allocator(), commandBuffer);
+  CommandBuffer::Free(commandBuffer, "vkFreeCommandBuffers");
 }
 
 void CommandPool::Reset(VkCommandPoolResetFlags flags) {
   bool release = (flags & VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT) != 0;
-  for (CommandBuffer* buffer : buffers_) buffer->Reset(release);
+  for (CommandBuffer* buffer : buffers_) buffer->Reset(release, "vkResetCommandPool");
   if (release) chunks_.Trim();
 }
 

@@ -89,7 +89,9 @@ struct BeginRenderPass {
 };
 struct NextSubpass { VkSubpassContents contents; };
 struct Empty { uint32_t unused; };
-struct ExecuteCommands { uint32_t count; };  // payload: CommandBuffer*[count]
+// payload: CommandBuffer*[count]. `next`: the stream's next vkCmdExecuteCommands record (CommandBuffer::
+// NoteExecuteCommands), so a submission finds the secondaries to hold without walking the stream.
+struct ExecuteCommands { uint32_t count; ExecuteCommands* next; };
 // One attachment of vkCmdBeginRendering (view nullptr: none).
 struct RenderingAttachment {
   const ImageView* view; VkAttachmentLoadOp loadOp; VkAttachmentStoreOp storeOp; VkClearValue clearValue;

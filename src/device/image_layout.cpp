@@ -2,15 +2,13 @@
 
 #include <algorithm>
 
+#include "common/checked_math.h"
 #include "format/format_info.h"
 
 namespace crashtest {
 
 namespace {
 
-VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
-  return alignment <= 1 ? value : (value + alignment - 1) / alignment * alignment;
-}
 
 uint32_t MipDimension(uint32_t base, uint32_t level) { return std::max(1u, base >> level); }
 
@@ -54,12 +52,15 @@ bool ImageLayout::Compute(const ImageLayoutInput& input) {
       uint32_t depth = MipDimension(input.extent.depth, level);
       VkDeviceSize blocksX = (std::max(width, 1u) + spec.blockExtent.width - 1) / spec.blockExtent.width;
       VkDeviceSize blocksY = (std::max(height, 1u) + spec.blockExtent.height - 1) / spec.blockExtent.height;
-      VkDeviceSize rowPitch = AlignUp(blocksX * spec.blockSize * samples, input.rowAlignment);
-      VkDeviceSize depthPitch = rowPitch * blocksY;
-      VkDeviceSize layerSize = AlignUp(depthPitch * depth, input.rowAlignment);
-      offset = AlignUp(offset, input.rowAlignment);
+      // Saturating: extents near 2^32 and thousands of layers do not fit 64 bits; the size then reads UINT64_MAX,
+      // which no memory holds (vkCreateImage refuses it, resources.cpp), instead of wrapping to a small size.
+      VkDeviceSize rowPitch =
+          SaturatingAlignUp(SaturatingMul(SaturatingMul(blocksX, spec.blockSize), samples), input.rowAlignment);
+      VkDeviceSize depthPitch = SaturatingMul(rowPitch, blocksY);
+      VkDeviceSize layerSize = SaturatingAlignUp(SaturatingMul(depthPitch, depth), input.rowAlignment);
+      offset = SaturatingAlignUp(offset, input.rowAlignment);
       plane.levels.push_back({offset, rowPitch, depthPitch, layerSize});
-      offset += layerSize * input.arrayLayers;
+      offset = SaturatingAdd(offset, SaturatingMul(layerSize, input.arrayLayers));
     }
     planes_.push_back(std::move(plane));
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/allocation.h"
+#include "common/checked_math.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
@@ -19,9 +20,25 @@ namespace {
 constexpr uint32_t kImageRowAlignment = 256;
 constexpr VkDeviceSize kImageAlignment = 4096;
 
-VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) { return (value + alignment - 1) / alignment * alignment; }
-
 using ull = unsigned long long;
+
+// The largest heap: no resource bigger than it can ever be bound.
+VkDeviceSize LargestHeap(const DeviceDescription& description) {
+  VkDeviceSize largest = 0;
+  for (uint32_t i = 0; i < description.memory.memoryHeapCount; ++i)
+    largest = std::max(largest, description.memory.memoryHeaps[i].size);
+  return largest;
+}
+
+// VkPhysicalDeviceMaintenance4Properties::maxBufferSize (also in VkPhysicalDeviceVulkan13Properties), or 0 when the
+// device reports neither.
+VkDeviceSize MaxBufferSize(const DeviceDescription& description) {
+  if (const StructBlob* b = description.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES))
+    return static_cast<const VkPhysicalDeviceMaintenance4Properties*>(b->data())->maxBufferSize;
+  if (const StructBlob* b = description.FindProperties(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES))
+    return static_cast<const VkPhysicalDeviceVulkan13Properties*>(b->data())->maxBufferSize;
+  return 0;
+}
 
 // The binding rules vkBindBufferMemory and vkBindImageMemory share; `vuid` names the command's VUID prefix.
 VkResult CheckBinding(const char* command, const char* vuid, const Object& resource, bool alreadyBound,
@@ -86,6 +103,19 @@ VkResult Buffer::Create(Device& device, const VkBufferCreateInfo& info, const Vk
   // VUID-VkBufferCreateInfo-size-00912: "size must be greater than 0".
   if (info.size == 0)
     return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkCreateBuffer: size is 0 (VUID-VkBufferCreateInfo-size-00912)");
+  // "size must be less than or equal to VkPhysicalDeviceMaintenance4Properties::maxBufferSize"
+  // (VUID-VkBufferCreateInfo-size-06409); a buffer larger than every heap could never be bound either. Both are
+  // sizes the device cannot hold: VK_ERROR_OUT_OF_DEVICE_MEMORY, one of vkCreateBuffer's results, rather than a
+  // buffer whose memory requirement would wrap around.
+  const DeviceDescription& description = device.physicalDevice().description();
+  if (const VkDeviceSize maxBufferSize = MaxBufferSize(description); maxBufferSize != 0 && info.size > maxBufferSize)
+    return ReportError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "vkCreateBuffer: size %llu is above maxBufferSize %llu (VUID-VkBufferCreateInfo-size-06409)",
+                       static_cast<ull>(info.size), static_cast<ull>(maxBufferSize));
+  if (const VkDeviceSize largest = LargestHeap(description); info.size > largest)
+    return ReportError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "vkCreateBuffer: size %llu is above the largest memory heap (%llu bytes): no memory can hold it",
+                       static_cast<ull>(info.size), static_cast<ull>(largest));
   auto* buffer = NewObject<Buffer>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                    device, info);
   if (buffer == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateBuffer: allocation failed");
@@ -104,7 +134,8 @@ VkMemoryRequirements Buffer::MemoryRequirements() const {
   if (usage_ & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)
     alignment = std::max(alignment, limits.minStorageBufferOffsetAlignment);
   bool isProtected = (flags_ & VK_BUFFER_CREATE_PROTECTED_BIT) != 0;
-  return {AlignUp(std::max<VkDeviceSize>(size_, 1), alignment), alignment,
+  // vkCreateBuffer keeps sizes below the largest heap; saturating all the same, so a size can never wrap to less.
+  return {SaturatingAlignUp(std::max<VkDeviceSize>(size_, 1), alignment), alignment,
           ResourceMemoryTypeBits(device_, false, isProtected)};
 }
 
@@ -149,6 +180,18 @@ VkResult Image::Create(Device& device, const VkImageCreateInfo& info, const VkAl
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* image = NewObject<Image>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, device, info);
   if (image == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateImage: allocation failed");
+  // An image larger than every heap (its layout size saturates at UINT64_MAX when it does not fit 64 bits) can
+  // never be bound: VK_ERROR_OUT_OF_DEVICE_MEMORY, one of vkCreateImage's results.
+  if (const VkDeviceSize size = image->MemoryRequirements().size,
+      largest = LargestHeap(device.physicalDevice().description());
+      size > largest) {
+    DeleteObject(callbacks, image);
+    return ReportError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "vkCreateImage: %ux%ux%u %s image with %u levels and %u layers needs %llu bytes, above the "
+                       "largest memory heap (%llu bytes)",
+                       info.extent.width, info.extent.height, info.extent.depth, FormatName(info.format),
+                       info.mipLevels, info.arrayLayers, static_cast<ull>(size), static_cast<ull>(largest));
+  }
   *out = ToHandle(image);
   return VK_SUCCESS;
 }
@@ -156,7 +199,7 @@ VkResult Image::Create(Device& device, const VkImageCreateInfo& info, const VkAl
 VkMemoryRequirements Image::MemoryRequirements() const {
   bool transient = (info_.usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) != 0;
   bool isProtected = (info_.flags & VK_IMAGE_CREATE_PROTECTED_BIT) != 0;
-  return {AlignUp(std::max<VkDeviceSize>(layout_.size(), 1), kImageAlignment), kImageAlignment,
+  return {SaturatingAlignUp(std::max<VkDeviceSize>(layout_.size(), 1), kImageAlignment), kImageAlignment,
           ResourceMemoryTypeBits(device_, transient, isProtected)};
 }
 

@@ -32,6 +32,8 @@ struct DispatchContext {
   // Set when the dispatch must end early (a fault in a workgroup that stops it, the device lost or destroyed):
   // subgroups look at it at loop back edges, workers between workgroups.
   const std::atomic<bool>* cancel = nullptr;
+  // Set when the device is lost meanwhile (RunDispatch's `external`): looked at in the same places.
+  const std::atomic<bool>* external = nullptr;
 };
 
 }  // namespace crashtest::execution

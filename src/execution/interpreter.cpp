@@ -57,7 +57,8 @@ bool OverBudget(SubgroupState& s, uint32_t op) {
   const DispatchContext& d = *s.dispatch;
   bool over = d.instructionBudget != 0 && s.instructions > d.instructionBudget;
   if (!over && (++s.backEdges & 1023) == 0) {
-    if (d.cancel != nullptr && d.cancel->load(std::memory_order_relaxed)) {
+    if ((d.cancel != nullptr && d.cancel->load(std::memory_order_relaxed)) ||
+        (d.external != nullptr && d.external->load(std::memory_order_relaxed))) {
       s.stop = true;  // another workgroup faulted, or the device is going away: no fault of our own
       return true;
     }

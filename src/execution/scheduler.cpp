@@ -148,6 +148,7 @@ DispatchOutcome RunDispatch(const DispatchContext& input, WorkerPool& pool, cons
   std::atomic<bool> cancel{false};
   DispatchContext context = input;
   context.cancel = &cancel;
+  context.external = external;
 
   std::atomic<uint64_t> next{0};
   std::atomic<uint64_t> done{0};

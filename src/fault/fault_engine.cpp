@@ -9,6 +9,16 @@
 
 namespace crashtest {
 
+namespace {
+
+// An "afterMs" delay as a steady_clock duration. The plan reader bounds it (kMaxAfterMilliseconds); the clamp keeps
+// a fault built another way from overflowing the nanosecond arithmetic.
+std::chrono::milliseconds AfterMs(const FaultTrigger& when) {
+  return std::chrono::milliseconds(static_cast<int64_t>(std::min(when.milliseconds, kMaxAfterMilliseconds)));
+}
+
+}  // namespace
+
 uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -62,7 +72,7 @@ void FaultEngine::Arm(PlannedFault fault) {
   armed_.push_back(std::move(armed));
   if (armed_.back().fault.when.kind == FaultTriggerKind::Time) {
     deadlines_.push_back({std::chrono::steady_clock::now() +
-                              std::chrono::milliseconds(armed_.back().fault.when.milliseconds),
+                              AfterMs(armed_.back().fault.when),
                           armed_.size() - 1, false});
     EnsureTimer();
     timerWake_.notify_all();
@@ -77,7 +87,7 @@ void FaultEngine::Start() {
   created_ = std::chrono::steady_clock::now();
   for (size_t i = 0; i < armed_.size(); ++i) {
     if (armed_[i].fault.when.kind != FaultTriggerKind::Time) continue;
-    deadlines_.push_back({created_ + std::chrono::milliseconds(armed_[i].fault.when.milliseconds), i, false});
+    deadlines_.push_back({created_ + AfterMs(armed_[i].fault.when), i, false});
     EnsureTimer();
   }
   timerWake_.notify_all();

@@ -12,6 +12,10 @@
 
 namespace crashtest {
 
+// The largest "afterMs": one year. The plan reader rejects more; steady_clock deadlines (signed 64-bit
+// nanoseconds) overflow near 2^63 ns, about 292 years, so every accepted value converts exactly.
+inline constexpr uint64_t kMaxAfterMilliseconds = 365ull * 24 * 3600 * 1000;
+
 enum class FaultTriggerKind {
   Submit,          // the nth vkQueueSubmit/vkQueueSubmit2 of the device, or of one queue
   Label,           // vkQueueBeginDebugUtilsLabelEXT opening a region with this name
@@ -34,7 +38,7 @@ struct FaultTrigger {
   std::optional<FaultQueueSelector> queue;  // Submit, Dispatch, Draw: count this queue's only
   std::string name;                         // Label
   uint64_t bytes = 0;                       // AllocationSize
-  uint64_t milliseconds = 0;                // Time
+  uint64_t milliseconds = 0;                // Time; at most kMaxAfterMilliseconds
   double probability = 0.0;                 // Random
   uint64_t seed = 0;                        // Random
   // Dispatch, Draw: count only the work of the bound pipeline named so with vkSetDebugUtilsObjectNameEXT, and/or

@@ -62,12 +62,20 @@ class FaultReader {
     ok_ = false;
   }
 
-  bool Unsigned(const std::string& path, const Json& value, uint64_t minimum, uint64_t& out) {
+  // An integer in [minimum, maximum]; `note` says what bounds it. Every number of the plan goes through here or
+  // Address, so nothing out of range reaches the engine (a count truncated to 32 bits, a deadline that overflows).
+  bool Unsigned(const std::string& path, const Json& value, uint64_t minimum, uint64_t& out,
+                uint64_t maximum = UINT64_MAX, const char* note = nullptr) {
     if (value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0)) {
       out = value.get<uint64_t>();
-      if (out >= minimum) return true;
+      if (out >= minimum && out <= maximum) return true;
     }
-    Error(path, "expected an integer of at least " + std::to_string(minimum) + ", got " + DescribeJson(value));
+    if (maximum == UINT64_MAX)
+      Error(path, "expected an integer of at least " + std::to_string(minimum) + ", got " + DescribeJson(value));
+    else
+      Error(path, "expected an integer from " + std::to_string(minimum) + " to " + std::to_string(maximum) +
+                      (note != nullptr ? std::string(" (") + note + ")" : std::string()) + ", got " +
+                      DescribeJson(value));
     return false;
   }
 
@@ -140,7 +148,7 @@ class FaultReader {
         String(member, *it, fault.id, /*nonEmpty=*/true);
       } else if (it.key() == "device") {
         // With no devices loaded (their own errors are reported) any index is left unchecked.
-        if (it->is_number_integer() && it->get<int64_t>() >= 0 &&
+        if (it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<uint64_t>() <= UINT32_MAX &&
             (deviceCount_ == 0 || static_cast<uint64_t>(it->get<int64_t>()) < deviceCount_)) {
           fault.device = static_cast<uint32_t>(it->get<uint64_t>());
         } else {
@@ -239,7 +247,7 @@ class FaultReader {
       } else if (key == "afterMs") {
         ++kinds;
         out.kind = FaultTriggerKind::Time;
-        Unsigned(member, *it, 0, out.milliseconds);
+        Unsigned(member, *it, 0, out.milliseconds, kMaxAfterMilliseconds, "milliseconds: at most 365 days");
       } else if (key == "random") {
         ++kinds;
         out.kind = FaultTriggerKind::Random;
@@ -299,10 +307,11 @@ class FaultReader {
     FaultQueueSelector selector;
     for (auto it = value.begin(); it != value.end(); ++it) {
       uint64_t n = 0;
+      // Queue family and queue indices are 32-bit in Vulkan: a larger value would wrap to another queue.
       if (it.key() == "family") {
-        if (Unsigned(JoinPath(path, it.key()), *it, 0, n)) selector.family = static_cast<uint32_t>(n);
+        if (Unsigned(JoinPath(path, it.key()), *it, 0, n, UINT32_MAX)) selector.family = static_cast<uint32_t>(n);
       } else if (it.key() == "index") {
-        if (Unsigned(JoinPath(path, it.key()), *it, 0, n)) selector.index = static_cast<uint32_t>(n);
+        if (Unsigned(JoinPath(path, it.key()), *it, 0, n, UINT32_MAX)) selector.index = static_cast<uint32_t>(n);
       } else {
         UnknownMember(ctx_, path, it.key(), {"family", "index"});
         ok_ = false;

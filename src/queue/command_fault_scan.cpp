@@ -81,10 +81,10 @@ void CommandFaultScanner::Scan(Submission& submission) {
   FaultEngine& engine = queue_.device().faults();
   Walk scan(*this, engine, submission);
   for (SubmitBatch& batch : submission.batches)
-    for (CommandBuffer* commandBuffer : batch.commandBuffers) {
+    for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) {
       // Bound state does not carry over between primary command buffers.
       scan.compute = scan.graphics = VK_NULL_HANDLE;
-      scan.Stream(commandBuffer->stream());
+      scan.Stream(submitted.commandBuffer->stream());
     }
 }
 

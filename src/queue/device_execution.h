@@ -110,6 +110,21 @@ class DeviceExecution {
     change();
     return true;
   }
+  // Runs `change(lost)` under the lock, waking nobody: what must not race with a loss becoming visible (the
+  // queues' holds on command buffers, CommandBuffer::ReleaseLocked). Returns what `change` returns.
+  template <typename Change>
+  auto RunLocked(Change&& change) {
+    std::lock_guard lock(mutex_);
+    return change(lost_.load(std::memory_order_relaxed));
+  }
+  // Waits until `ready()` holds, also on a lost device; only a device being destroyed ends it early. Once the
+  // device is lost the queues drain quickly — each of their waits ends at the loss — so this returns in finite
+  // time (vkQueueWaitIdle, vkDeviceWaitIdle: after them no queue touches anything, even on a lost device).
+  template <typename Ready>
+  void WaitEvenIfLost(Ready&& ready) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return stopping_ || ready(); });
+  }
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 
   ObjectNames& names() { return names_; }

@@ -1,11 +1,14 @@
 #include "queue/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <span>
 
 #include "command/command_buffer.h"
 #include "command/query_pool.h"
+#include "common/checked_math.h"
+#include "common/log.h"
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "device/resources.h"
@@ -29,7 +32,7 @@ std::span<const T> Regions(const R* record) {
 // An indirect command of `buffer` at `offset` (the buffer is bound: VUID-vkCmdDrawIndirect-buffer-02708).
 template <typename T>
 bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
-  if (buffer == nullptr || buffer->data() == nullptr || offset + sizeof(T) > buffer->size()) return false;
+  if (buffer == nullptr || buffer->data() == nullptr || SaturatingAdd(offset, sizeof(T)) > buffer->size()) return false;
   std::memcpy(out, buffer->data() + offset, sizeof(T));
   return true;
 }
@@ -109,19 +112,20 @@ bool Executor::ReachFaultPoint(CommandOp op) {
   return true;
 }
 
-bool Executor::Execute(const CommandBuffer& commandBuffer) {
+bool Executor::Execute(const CommandChunk* stream, const HeldStream* secondaries) {
   // Dynamic state and render-pass instances do not carry over between primary command buffers (Vulkan 1.3,
   // 6.1: "each primary command buffer ... state is undefined" at its start).
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   rendering_ = RenderingState{};
   compute_.Reset();
-  return RunStream(commandBuffer.stream());
+  nextSecondary_ = secondaries;
+  return RunStream(stream);
 }
 
-bool Executor::RunStream(const CommandArena& stream) {
+bool Executor::RunStream(const CommandChunk* stream) {
   bool live = true;
-  // Returning false stops the walk before the stream is read again: once the device is lost (or being
-  // destroyed) the application may free the command buffer at any moment.
+  // Returning false abandons the rest once the device is lost (or being destroyed). The stream itself stays
+  // readable until the submission releases its hold, whenever the application frees the command buffer.
   ForEachRecord(stream, [&](const CommandHeader& header, const void* record) -> bool {
     cursor_.op = header.op;
     // One predictable branch per command when no command fault is pending (every submission of a device whose
@@ -223,10 +227,10 @@ bool Executor::Run(CommandOp op, const void* record) {
       return true;
     case CommandOp::ExecuteCommands: {
       const auto* execute = static_cast<const record::ExecuteCommands*>(record);
-      const CommandBuffer* const* secondaries = PayloadOf<const CommandBuffer*>(execute);
-      // Secondaries inherit the render pass instance and run inside this submission's command numbering.
+      // Secondaries inherit the render pass instance and run inside this submission's command numbering. Their
+      // streams are the ones held at submit (QueueWorker::Enqueue walked these records in the same order).
       for (uint32_t i = 0; i < execute->count; ++i)
-        if (!RunStream(secondaries[i]->stream())) return false;
+        if (!RunStream((nextSecondary_++)->stream)) return false;
       return true;
     }
     default:
@@ -360,8 +364,22 @@ void Executor::RunQuery(CommandOp op, const void* record) {
     }
     case CommandOp::CopyQueryPoolResults: {
       const auto* r = static_cast<const record::CopyQueryPoolResults*>(record);
-      if (r->dst->data() != nullptr) r->pool->Results(r->first, r->count, r->dst->data() + r->dstOffset, r->stride,
-                                                      r->flags);
+      // The results must lie in the buffer (VUID-vkCmdCopyQueryPoolResults-dstOffset-00819, -dstBuffer-00824):
+      // checked here, with overflow-safe arithmetic, so a bad offset or stride cannot write outside it.
+      const uint32_t queries = r->first < r->pool->queryCount() ? std::min(r->count, r->pool->queryCount() - r->first) : 0;
+      const uint64_t bytesPerQuery = (uint64_t{r->pool->valuesPerQuery()} +
+                                      ((r->flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) != 0 ? 1 : 0)) *
+                                     ((r->flags & VK_QUERY_RESULT_64_BIT) != 0 ? 8 : 4);
+      const uint64_t end =
+          queries == 0 ? 0 : SaturatingAdd(SaturatingAdd(r->dstOffset, SaturatingMul(queries - 1, r->stride)), bytesPerQuery);
+      if (r->dst->data() == nullptr || end > r->dst->size()) {
+        CT_WARN("vkCmdCopyQueryPoolResults: %u results at offset %llu, stride %llu do not fit the %llu-byte buffer "
+                "or it is unbound (VUID-vkCmdCopyQueryPoolResults-dstOffset-00819); skipped",
+                queries, static_cast<unsigned long long>(r->dstOffset), static_cast<unsigned long long>(r->stride),
+                static_cast<unsigned long long>(r->dst->size()));
+        break;
+      }
+      if (queries != 0) r->pool->Results(r->first, queries, r->dst->data() + r->dstOffset, r->stride, r->flags);
       break;
     }
     default:

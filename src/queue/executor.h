@@ -38,9 +38,10 @@ class Executor {
   // `faults`: the submission's command faults (queue/command_fault_scan.h), fired when their command is reached;
   // they must outlive the submission's execution.
   void BeginSubmission(uint64_t serial, const std::vector<CommandFault>& faults);
-  // Runs a primary command buffer (and the secondaries it executes). False when the device is being destroyed
-  // while the stream waits on an event.
-  bool Execute(const CommandBuffer& commandBuffer);
+  // Runs a primary command buffer's stream as submitted, and `secondaries`, the streams of the secondaries it
+  // executes in execution order (SubmittedCommandBuffer). False when the device is lost or being destroyed: the
+  // rest is abandoned. The streams are held by the submission (CommandBuffer::Hold) while this reads them.
+  bool Execute(const CommandChunk* stream, const HeldStream* secondaries);
   const ExecutionCursor& cursor() const { return cursor_; }
   // Nanoseconds of the monotonic clock as the queue family's timestamps: ticks of timestampPeriod, masked to
   // timestampValidBits.
@@ -60,7 +61,7 @@ class Executor {
     PipelineCounters start;
   };
 
-  bool RunStream(const CommandArena& stream);
+  bool RunStream(const CommandChunk* stream);
   // At a fault point (IsFaultPoint) while command faults are pending: fires those planned for it. False when the
   // device is lost or the queue hung (the submission stops there).
   bool ReachFaultPoint(CommandOp op);
@@ -98,6 +99,7 @@ class Executor {
   const CommandFault* nextFault_ = nullptr;
   const CommandFault* lastFault_ = nullptr;
   uint32_t faultPoint_ = 0;
+  const HeldStream* nextSecondary_ = nullptr;  // the next secondary stream vkCmdExecuteCommands runs
   RenderingState rendering_;
   VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   PipelineCounters counters_{};

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "command/command_buffer.h"
+#include "command/command_records.h"
 #include "common/log.h"
 #include "common/spin_wait.h"
 #include "common/result.h"
@@ -27,6 +28,14 @@ QueueWorker::~QueueWorker() {
 }
 
 VkResult QueueWorker::Enqueue(Submission&& submission) {
+  // Room for the secondaries' holds first: once the holds are taken nothing may fail.
+  size_t secondaryCount = 0;
+  for (const SubmitBatch& batch : submission.batches)
+    for (const SubmittedCommandBuffer& submitted : batch.commandBuffers)
+      for (const record::ExecuteCommands* execute = submitted.commandBuffer->firstExecute(); execute != nullptr;
+           execute = execute->next)
+        secondaryCount += execute->count;
+  submission.secondaries.reserve(secondaryCount);
   {
     std::lock_guard lock(mutex_);
     if (!thread_.joinable()) {
@@ -38,19 +47,37 @@ VkResult QueueWorker::Enqueue(Submission&& submission) {
       }
     }
     submission.serial = nextSerial_++;
-    for (SubmitBatch& batch : submission.batches)
-      for (CommandBuffer* commandBuffer : batch.commandBuffers) commandBuffer->MarkSubmitted();
-    submitted_.fetch_add(1, std::memory_order_release);
     pending_.push_back(std::move(submission));
+    // Every command buffer the submission executes is held until the worker has read it for the last time
+    // (CommandBuffer::Hold): the application may free or reset it as soon as it sees a loss.
+    Submission& queued = pending_.back();
+    for (SubmitBatch& batch : queued.batches)
+      for (SubmittedCommandBuffer& submitted : batch.commandBuffers) {
+        submitted.stream = submitted.commandBuffer->Hold();
+        submitted.firstSecondary = static_cast<uint32_t>(queued.secondaries.size());
+        for (const record::ExecuteCommands* execute = submitted.commandBuffer->firstExecute(); execute != nullptr;
+             execute = execute->next) {
+          CommandBuffer* const* secondaries = PayloadOf<CommandBuffer*>(execute);
+          for (uint32_t i = 0; i < execute->count; ++i)
+            queued.secondaries.push_back(HeldStream{secondaries[i], secondaries[i]->Hold()});
+        }
+        submitted.secondaryCount = static_cast<uint32_t>(queued.secondaries.size()) - submitted.firstSecondary;
+      }
+    submitted_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_one();
   return VK_SUCCESS;
 }
 
 void QueueWorker::WaitIdle() {
-  queue_.execution().Wait(UINT64_MAX, [this] {
+  DeviceExecution& execution = queue_.execution();
+  auto idle = [this] {
     return completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_acquire);
-  });
+  };
+  // On a lost device the first wait ends at once; the worker then drains what is left (nothing runs, every wait
+  // of its ends at the loss) and the second makes sure it has: after vkQueueWaitIdle / vkDeviceWaitIdle, even
+  // with VK_ERROR_DEVICE_LOST, no queue touches a resource again (docs/faults.md).
+  if (!execution.Wait(UINT64_MAX, idle)) execution.WaitEvenIfLost(idle);
 }
 
 void QueueWorker::Run() {
@@ -94,12 +121,18 @@ void QueueWorker::Process(Submission& submission) {
     for (const SemaphoreOperation& wait : batch.waits)
       if (live) live = wait.semaphore->WaitOnQueue(wait.value);
     // Once the device is lost the application, having seen VK_ERROR_DEVICE_LOST, may destroy what abandoned work
-    // refers to: abandoned work touches none of its command buffers, semaphores or fences.
-    // Completion and signals check the loss under the execution lock (DeviceExecution::PublishUnlessLost): the
-    // application may destroy these objects as soon as it can see the loss.
-    for (CommandBuffer* commandBuffer : batch.commandBuffers) {
-      if (live) live = executor_.Execute(*commandBuffer);
-      execution.RunUnlessLost([commandBuffer] { commandBuffer->MarkCompleted(); });
+    // refers to. Signals and completion check the loss under the execution lock (DeviceExecution::
+    // PublishUnlessLost); command streams are held by the submission until the worker is done reading them.
+    for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) {
+      const HeldStream* secondaries = submission.secondaries.data() + submitted.firstSecondary;
+      if (live) live = executor_.Execute(submitted.stream, secondaries);
+      // The worker is done with these streams: release the holds (CommandBuffer::ReleaseLocked), which frees what
+      // the application freed or reset meanwhile. Completion checks the loss under the same lock.
+      execution.RunLocked([&](bool lost) {
+        if (!lost) submitted.commandBuffer->MarkCompleted();
+        for (uint32_t i = 0; i < submitted.secondaryCount; ++i) secondaries[i].commandBuffer->ReleaseLocked();
+        submitted.commandBuffer->ReleaseLocked();
+      });
     }
     for (const SemaphoreOperation& signal : batch.signals)
       execution.PublishUnlessLost([&signal] { signal.semaphore->SignalLocked(signal.value); });

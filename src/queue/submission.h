@@ -9,6 +9,7 @@
 namespace crashtest {
 
 class CommandBuffer;
+struct CommandChunk;
 class Fence;
 class Semaphore;
 
@@ -17,9 +18,27 @@ struct SemaphoreOperation {
   uint64_t value;  // timeline value; ignored for binary semaphores
 };
 
+// A command buffer a submission executes, held from vkQueueSubmit until the worker has read it for the last time
+// (CommandBuffer::Hold, ReleaseLocked), and the stream it had when submitted: the worker reads that stream, never
+// the command buffer's current one, which the application may reset meanwhile once the device is lost.
+struct HeldStream {
+  CommandBuffer* commandBuffer;
+  const CommandChunk* stream;
+};
+
+// A primary command buffer of a batch. QueueWorker::Enqueue takes the holds and fills in the rest.
+struct SubmittedCommandBuffer {
+  explicit SubmittedCommandBuffer(CommandBuffer* primary) : commandBuffer(primary) {}
+  CommandBuffer* commandBuffer;
+  const CommandChunk* stream = nullptr;
+  // The secondaries it executes, in execution order: Submission::secondaries[firstSecondary, + secondaryCount).
+  uint32_t firstSecondary = 0;
+  uint32_t secondaryCount = 0;
+};
+
 struct SubmitBatch {
   std::vector<SemaphoreOperation> waits;
-  std::vector<CommandBuffer*> commandBuffers;
+  std::vector<SubmittedCommandBuffer> commandBuffers;
   std::vector<SemaphoreOperation> signals;
 };
 
@@ -37,6 +56,7 @@ struct Submission {
   uint64_t serial = 0;  // per queue, from 1, in submission order
   uint32_t hangFault = 0;  // non-zero: the queue hangs at this submission (FaultEngine::OnSubmit / BeginHang)
   std::vector<CommandFault> commandFaults;  // in point order; empty unless the plan has command triggers
+  std::vector<HeldStream> secondaries;      // see SubmittedCommandBuffer; empty without vkCmdExecuteCommands
 };
 
 }  // namespace crashtest

@@ -2,6 +2,7 @@
 // Every copy is a set of rows of whole blocks moved with memcpy (CopyBox merges contiguous rows and slices).
 #include <algorithm>
 
+#include "common/checked_math.h"
 #include "common/log.h"
 #include "format/format_info.h"
 #include "transfer/surface_ops.h"
@@ -56,12 +57,15 @@ void CopyBufferImageRegion(BufferBytes buffer, const ImageSurface& image, const 
   if (blocksX == 0 || blocksY == 0 || depth == 0) return;
   uint32_t rowLength = region.bufferRowLength != 0 ? region.bufferRowLength : region.imageExtent.width;
   uint32_t imageHeight = region.bufferImageHeight != 0 ? region.bufferImageHeight : region.imageExtent.height;
+  // Saturating: a bufferOffset near 2^64 or pitches of 2^32-texel rows must not wrap to a small last byte.
   VkDeviceSize bufferRowPitch = static_cast<VkDeviceSize>(CeilDiv(rowLength, block.width)) * plane.blockSize;
-  VkDeviceSize bufferSlicePitch = bufferRowPitch * CeilDiv(imageHeight, block.height);
-  VkDeviceSize bufferLayerPitch = bufferSlicePitch * depth;
+  VkDeviceSize bufferSlicePitch = SaturatingMul(bufferRowPitch, CeilDiv(imageHeight, block.height));
+  VkDeviceSize bufferLayerPitch = SaturatingMul(bufferSlicePitch, depth);
   VkDeviceSize rowBytes = static_cast<VkDeviceSize>(blocksX) * plane.blockSize;
-  VkDeviceSize lastByte = region.bufferOffset + (layers - 1) * bufferLayerPitch + (depth - 1) * bufferSlicePitch +
-                          (blocksY - 1) * bufferRowPitch + rowBytes;
+  VkDeviceSize lastByte = SaturatingAdd(
+      SaturatingAdd(SaturatingAdd(region.bufferOffset, SaturatingMul(layers - 1, bufferLayerPitch)),
+                    SaturatingAdd(SaturatingMul(depth - 1, bufferSlicePitch), SaturatingMul(blocksY - 1, bufferRowPitch))),
+      rowBytes);
   if (lastByte > buffer.size) {
     CT_WARN("%s: region reaches byte %llu of a %llu-byte buffer; skipped", command,
             static_cast<unsigned long long>(lastByte), static_cast<unsigned long long>(buffer.size));

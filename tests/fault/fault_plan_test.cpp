@@ -209,7 +209,28 @@ const BadPlan kBadPlans[] = {
     {"EmptyLabel", R"([{"id": "a", "when": {"label": ""}, "effect": "masked"}])",
      "plan.json: faults[0].when.label: expected a non-empty string, got \"\""},
     {"NegativeTime", R"([{"id": "a", "when": {"afterMs": -5}, "effect": "device-lost"}])",
-     "plan.json: faults[0].when.afterMs: expected an integer of at least 0, got -5"},
+     "plan.json: faults[0].when.afterMs: expected an integer from 0 to 31536000000 (milliseconds: at most 365 days), "
+     "got -5"},
+    // 2^53 and above used to overflow the deadline arithmetic and fire at once.
+    {"TimeTooLarge", R"([{"id": "a", "when": {"afterMs": 9007199254740992}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.afterMs: expected an integer from 0 to 31536000000 (milliseconds: at most 365 days), "
+     "got 9007199254740992"},
+    {"TimeJustAboveAYear", R"([{"id": "a", "when": {"afterMs": 31536000001}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.afterMs: expected an integer from 0 to 31536000000 (milliseconds: at most 365 days), "
+     "got 31536000001"},
+    {"TimeMaxUint64", R"([{"id": "a", "when": {"afterMs": 18446744073709551615}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.afterMs: expected an integer from 0 to 31536000000 (milliseconds: at most 365 days), "
+     "got 18446744073709551615"},
+    {"TimeFloat", R"([{"id": "a", "when": {"afterMs": 1e300}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.afterMs: expected an integer from 0 to 31536000000 (milliseconds: at most 365 days), "
+     "got 1e+300"},
+    // A 32-bit queue family or index used to wrap: 2^32 named family 0.
+    {"QueueFamilyTooLarge",
+     R"([{"id": "a", "when": {"submit": 1, "queue": {"family": 4294967296}}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.queue.family: expected an integer from 0 to 4294967295, got 4294967296"},
+    {"QueueIndexTooLarge",
+     R"([{"id": "a", "when": {"submit": 1, "queue": {"family": 0, "index": 4294967297}}, "effect": "device-lost"}])",
+     "plan.json: faults[0].when.queue.index: expected an integer from 0 to 4294967295, got 4294967297"},
     {"UnknownEffect", R"([{"id": "a", "when": {"submit": 1}, "effect": "device-lots"}])",
      "plan.json: faults[0].effect: unknown effect \"device-lots\" (expected one of \"device-lost\", \"masked\", "
      "\"out-of-device-memory\", \"out-of-host-memory\", \"hang\"; did you mean \"device-lost\"?)"},

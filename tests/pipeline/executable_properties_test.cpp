@@ -145,5 +145,54 @@ TEST_F(ExecutablePropertiesTest, InternalRepresentationsAreNulTerminatedTextEven
   EXPECT_EQ(small.back(), '\0');
 }
 
+// Every internal representation of executable 0 of `pipeline`, concatenated (the optimised SPIR-V's disassembly
+// among them).
+std::string AllRepresentations(PFN_vkGetPipelineExecutableInternalRepresentationsKHR fn, VkDevice device,
+                               VkPipeline pipeline) {
+  VkPipelineExecutableInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipeline, 0};
+  uint32_t count = 0;
+  EXPECT_EQ(fn(device, &info, &count, nullptr), VK_SUCCESS);
+  std::vector<VkPipelineExecutableInternalRepresentationKHR> reps(
+      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+  EXPECT_EQ(fn(device, &info, &count, reps.data()), VK_SUCCESS);
+  std::vector<std::vector<char>> storage;
+  for (auto& r : reps) {
+    storage.emplace_back(r.dataSize + 1, '\0');
+    r.pData = storage.back().data();
+  }
+  EXPECT_EQ(fn(device, &info, &count, reps.data()), VK_SUCCESS);
+  std::string text;
+  for (const auto& chars : storage) text += std::string(chars.data()) + "\n";
+  return text;
+}
+
+// OpSpecConstantOp Select with float results, on a boolean spec constant: used to fail pipeline creation with
+// "lowering failed: unsupported constant instruction OpSpecConstantOp" (issue 18, defect 3). Both with the
+// default and with an application value, with and without a function call (which routes the module through
+// SPIRV-Tools first); the frozen constants carry the selected values.
+TEST_F(ExecutablePropertiesTest, FloatSelectOnABooleanSpecConstantIsFrozen) {
+  for (const char* file : {"spec_select.comp.spv", "spec_select_call.comp.spv"}) {
+    for (const bool flag : {false, true}) {
+      SCOPED_TRACE(std::string(file) + (flag ? " FLAG=true" : " FLAG=false (default)"));
+      VkComputePipelineCreateInfo info = ComputeInfo(Module(file), Layout({{{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}}));
+      info.flags = kCaptureAll;
+      const VkBool32 value = VK_TRUE;
+      const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+      const VkSpecializationInfo specialization{1, &entry, sizeof(value), &value};
+      if (flag) info.stage.pSpecializationInfo = &specialization;
+      VkPipeline pipeline = VK_NULL_HANDLE;
+      ASSERT_EQ(CreateCompute(info, &pipeline), VK_SUCCESS);
+      const std::string text = AllRepresentations(representations_fn_, device_, pipeline);
+      EXPECT_EQ(text.find("OpSpecConstant"), std::string::npos) << text;
+      EXPECT_NE(text.find(flag ? "%X = OpConstant %float 1\n" : "%X = OpConstant %float 0\n"), std::string::npos)
+          << text;
+      EXPECT_NE(text.find(flag ? "%V = OpConstantComposite %v2float %float_3 %float_4\n"
+                               : "%V = OpConstantComposite %v2float %float_5 %float_6\n"),
+                std::string::npos)
+          << text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace crashtest::test

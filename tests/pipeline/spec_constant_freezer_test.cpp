@@ -9,6 +9,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -242,7 +243,8 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
     pipeline::SpecializationValues values;
   };
   const std::vector<Case> cases = {
-      {"vector operation", "%v = OpSpecConstantComposite %v2int %n %n\n%neg = OpSpecConstantOp %v2int SNegate %v", {}},
+      {"vector shuffle", "%v = OpSpecConstantComposite %v2int %n %d\n"
+                         "%s = OpSpecConstantOp %v2int VectorShuffle %v %v 1 2", {}},
       {"composite extract", "%v = OpSpecConstantComposite %v2int %n %d\n"
                             "%x = OpSpecConstantOp %int CompositeExtract %v 1", {}},
       {"division by zero", "%q = OpSpecConstantOp %int SDiv %n %d", {}},
@@ -260,7 +262,7 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
         << message;
     EXPECT_EQ(viaOptimizer, SpirvToolsFrozen(words, c.values)) << "the fallback is SPIRV-Tools' three passes";
   }
-  // Through pipeline::Compile (validation, specialisation, lowering): the vector case compiles as before.
+  // Through pipeline::Compile (validation, specialisation, lowering): the shuffle compiles as before.
   pipeline::CompileOptions options;
   pipeline::CompiledShader compiled;
   pipeline::CompileError error;
@@ -274,6 +276,139 @@ TEST(SpecConstantFreezerTest, WhatItDoesNotHandleFallsBackToSpirvTools) {
   for (size_t i = 5; i < frozen.size(); i += frozen[i] >> 16)
     if ((frozen[i] & 0xffffu) == spv::OpConstant && frozen[i + 3] == 11u) sawEleven = true;  // 4 + 7
   EXPECT_TRUE(sawEleven);
+}
+
+TEST(SpecConstantFreezerTest, FreezesIntegerVectorOperationsComponentByComponent) {
+  std::vector<uint32_t> words = Assemble("%v = OpSpecConstantComposite %v2int %n %d\n"
+                                         "%neg = OpSpecConstantOp %v2int SNegate %v\n"
+                                         "%sum = OpSpecConstantOp %v2int IAdd %neg %v\n"),
+                        frozen;
+  ASSERT_FALSE(words.empty());
+  ASSERT_EQ(pipeline::FreezeSpecConstants(words, {{0, {7}}, {1, {2}}}, &frozen), pipeline::FreezeResult::Frozen);
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_0);
+  std::string text;
+  ASSERT_TRUE(tools.Disassemble(frozen, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
+  EXPECT_TRUE(tools.Validate(frozen)) << text;
+  EXPECT_EQ(text.find("OpSpecConstant"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConstant %int -7\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConstant %int -2\n"), std::string::npos) << text;
+}
+
+// The OpSpecConstantOp forms SPIRV-Tools' fold-spec-constant-op-and-composite leaves (issue 18, defect 3): Select
+// of floats and vectors (scalar and vector conditions) and FConvert. The freezer freezes them itself; and when it
+// cannot freeze a module (a vector operation), SPIRV-Tools runs and the freezer finishes its output.
+std::vector<uint32_t> AssembleFloat(const std::string& constants) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability Float64
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %x "x"
+OpName %whole "whole"
+OpName %each "each"
+OpName %wide "wide"
+OpName %narrow "narrow"
+OpName %widev "widev"
+OpName %one "one"
+OpName %zero "zero"
+OpName %three "three"
+OpDecorate %flag SpecId 0
+OpDecorate %f SpecId 1
+OpDecorate %n SpecId 2
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%half = OpTypeFloat 16
+%double = OpTypeFloat 64
+%v2float = OpTypeVector %float 2
+%v2double = OpTypeVector %double 2
+%v2bool = OpTypeVector %bool 2
+%v2int = OpTypeVector %int 2
+%ulong = OpTypeInt 64 0
+%v2ulong = OpTypeVector %ulong 2
+%flag = OpSpecConstantFalse %bool
+%f = OpSpecConstant %float 1.5
+%n = OpSpecConstant %int 4
+%one = OpConstant %float 1
+%zero = OpConstant %float 0
+%three = OpConstant %float 3
+)" + constants + R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_0);
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(tools.Assemble(text, &words));
+  return words;
+}
+
+std::string Disassembled(const std::vector<uint32_t>& words) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_0);
+  std::string text;
+  EXPECT_TRUE(tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
+  EXPECT_TRUE(tools.Validate(words)) << text;
+  return text;
+}
+
+TEST(SpecConstantFreezerTest, FreezesFloatSelectAndFConvert) {
+  const std::string constants =
+      "%x = OpSpecConstantOp %float Select %flag %one %zero\n"
+      "%a = OpConstantComposite %v2float %one %zero\n"
+      "%b = OpConstantComposite %v2float %zero %three\n"
+      "%whole = OpSpecConstantOp %v2float Select %flag %a %b\n"
+      "%flags = OpSpecConstantComposite %v2bool %flag %flag\n"
+      "%each = OpSpecConstantOp %v2float Select %flags %a %b\n"
+      "%wide = OpSpecConstantOp %double FConvert %f\n"
+      "%narrow = OpSpecConstantOp %half FConvert %f\n"
+      "%fs = OpSpecConstantComposite %v2float %f %three\n"
+      "%widev = OpSpecConstantOp %v2double FConvert %fs\n";
+  std::vector<uint32_t> words = AssembleFloat(constants), frozen;
+  ASSERT_FALSE(words.empty());
+  // FLAG false (default), f = 1.5 (default).
+  ASSERT_EQ(pipeline::FreezeSpecConstants(words, {}, &frozen), pipeline::FreezeResult::Frozen);
+  std::string text = Disassembled(frozen);
+  EXPECT_EQ(text.find("OpSpecConstant"), std::string::npos) << text;
+  EXPECT_NE(text.find("%x = OpConstant %float 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%whole = OpConstantComposite %v2float %zero %three\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%each = OpConstantComposite %v2float %zero %three\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%wide = OpConstant %double 1.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%narrow = OpConstant %half 0x1.8p+0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%widev = OpConstantComposite %v2double"), std::string::npos) << text;
+  // FLAG true, f = 0.1: FConvert to half rounds to nearest even (0x2e66), to double exactly.
+  float tenth = 0.1f;
+  uint32_t tenthBits;
+  std::memcpy(&tenthBits, &tenth, 4);
+  ASSERT_EQ(pipeline::FreezeSpecConstants(words, {{0, {1}}, {1, {tenthBits}}}, &frozen),
+            pipeline::FreezeResult::Frozen);
+  text = Disassembled(frozen);
+  EXPECT_NE(text.find("%x = OpConstant %float 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%whole = OpConstantComposite %v2float %one %zero\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%each = OpConstantComposite %v2float %one %zero\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("%wide = OpConstant %double 0.100000001490116"), std::string::npos) << text;
+  EXPECT_NE(text.find("%narrow = OpConstant %half 0x1.998p-4\n"), std::string::npos) << text;
+
+  // With a composite operation the freezer gives up on the first pass; SPIRV-Tools folds that, and the freezer
+  // then freezes what SPIRV-Tools leaves: the Select and FConvert, and a vector UConvert.
+  std::vector<uint32_t> mixed = AssembleFloat(constants +
+                                              "%vn = OpSpecConstantComposite %v2int %n %n\n"
+                                              "%sh = OpSpecConstantOp %v2int VectorShuffle %vn %vn 1 2\n"
+                                              "%vu = OpSpecConstantOp %v2ulong UConvert %sh\n");
+  ASSERT_EQ(pipeline::FreezeSpecConstants(mixed, {}, &frozen), pipeline::FreezeResult::NotHandled);
+  std::vector<uint32_t> optimized;
+  std::string message;
+  ASSERT_TRUE(pipeline::SpecializeAndOptimize(mixed, kEnv, {}, pipeline::OptimizationRecipe::Lean, &optimized,
+                                              &message))
+      << message;
+  text = Disassembled(optimized);
+  EXPECT_EQ(text.find("OpSpecConstantOp"), std::string::npos) << text;
+  EXPECT_NE(text.find("%x = OpConstant %float 0\n"), std::string::npos) << text;
 }
 
 }  // namespace

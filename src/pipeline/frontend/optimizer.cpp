@@ -119,7 +119,15 @@ bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,
   }
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);  // vkCreateShaderModule validated the words already
-  if (optimizer.Run(words.data(), words.size(), out, options)) return true;
+  if (optimizer.Run(words.data(), words.size(), out, options)) {
+    // fold-spec-constant-op-and-composite leaves OpSpecConstantOp Select and FConvert (SPIRV-Tools 2023.1), which
+    // every Vulkan driver must accept (SPIR-V 1.6, OpSpecConstantOp: allowed with the Shader capability): their
+    // operands are constants by now, so the freezer finishes the job.
+    std::vector<uint32_t> finished;
+    if (ScanModuleContents(*out).specConstants && FreezeSpecConstants(*out, {}, &finished) == FreezeResult::Frozen)
+      *out = std::move(finished);
+    return true;
+  }
   *message = "SPIR-V optimiser failed: " + (first.empty() ? std::string("no message") : first);
   return false;
 }

@@ -1,5 +1,6 @@
 // Specialisation constants frozen directly on the SPIR-V words, without SPIRV-Tools, for the common case: scalar
-// spec constants, composites of them (gl_WorkGroupSize) and scalar integer/boolean OpSpecConstantOp expressions.
+// spec constants, composites of them (gl_WorkGroupSize), integer/boolean OpSpecConstantOp expressions on scalars
+// and vectors, and Select and FConvert of any type (which SPIRV-Tools' folding leaves alone).
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,15 @@ enum class FreezeResult { Frozen, NotHandled };
 // Does what SPIRV-Tools' set-spec-constant-default-value, freeze-spec-constant-value and
 // fold-spec-constant-op-and-composite do, in one pass over the instructions (function bodies are copied untouched):
 // OpSpecConstant{True,False,} become constants with the application's value for their SpecId (or the default),
-// OpSpecConstantComposite becomes OpConstantComposite, scalar integer/boolean OpSpecConstantOp are evaluated, and
-// the SpecId decorations are removed. Result ids and the id bound are kept. Returns NotHandled (with `out`
-// unspecified) for anything outside that subset — vector or floating-point operations, composite operations,
-// division by zero, undefined results — and the caller then runs SPIRV-Tools. `words` must be valid SPIR-V.
+// OpSpecConstantComposite becomes OpConstantComposite, integer/boolean OpSpecConstantOp are evaluated (vectors
+// component by component), OpSpecConstantOp Select (scalar or vector condition) becomes a copy of the chosen
+// constant or a composite of the chosen components, FConvert of a float scalar or vector is converted (round to
+// nearest even), and the SpecId decorations are removed. Result ids are kept; a vector result computed here adds
+// one id per component. Returns NotHandled (with `out` unspecified) for anything outside that subset — composite
+// operations (CompositeExtract/Insert, VectorShuffle), QuantizeToF16, division by zero, undefined results — and
+// the caller then runs SPIRV-Tools, then this again on its output for what SPIRV-Tools leaves (Select, FConvert,
+// vector UConvert; optimizer.cpp). Between the two every opcode
+// OpSpecConstantOp allows with the Shader capability is frozen. `words` must be valid SPIR-V.
 FreezeResult FreezeSpecConstants(std::span<const uint32_t> words, const SpecializationValues& values,
                                  std::vector<uint32_t>* out);
 
