@@ -111,7 +111,7 @@ RunResult RunSubgroup(SubgroupState& s) {
         continue;
       }
       s.blockMask[pos] = 0;
-      s.SetActive(mask);
+      if (mask != s.active) s.SetActive(mask);  // loops keep their lanes: no need to rebuild the lane masks
     }
     const Op* op = ops + block.firstOp;
     for (; ip < block.opCount; ++ip) {

@@ -49,6 +49,30 @@ class WorkgroupRunner {
       for (size_t slot = 0; slot < x_.constantWords.size(); ++slot)
         std::fill_n(s.regs + slot * w, w, x_.constantWords[slot]);
     }
+    // Local ids per lane, and the built-ins that are the same for every workgroup, written once.
+    localIds_.resize(static_cast<size_t>(count) * w * 3);
+    for (uint32_t i = 0; i < count; ++i)
+      for (uint32_t l = 0; l < w; ++l) {
+        const uint32_t local = i * w + l;
+        uint32_t* ids = &localIds_[(static_cast<size_t>(i) * w + l) * 3];
+        ids[0] = local % x_.localSize[0];
+        ids[1] = (local / x_.localSize[0]) % x_.localSize[1];
+        ids[2] = local / (x_.localSize[0] * x_.localSize[1]);
+      }
+    std::vector<std::pair<uint32_t, uint32_t>> builtinWords;
+    for (const BuiltinInput& in : x_.builtins) {
+      builtinWords.push_back({in.word, in.word + in.words});
+      if (in.builtIn != spv::BuiltInWorkgroupId && in.builtIn != spv::BuiltInGlobalInvocationId)
+        for (SubgroupState& s : subgroups_) WriteBuiltin(s, in, nullptr);
+    }
+    // Private memory is zeroed per workgroup except the built-ins' words.
+    std::sort(builtinWords.begin(), builtinWords.end());
+    uint32_t at = 0;
+    for (auto [begin, end] : builtinWords) {
+      if (begin > at) zeroRanges_.push_back({at, begin});
+      at = std::max(at, end);
+    }
+    if (at < x_.privateWords) zeroRanges_.push_back({at, x_.privateWords});
   }
 
   // Runs workgroup `index` (linear, x fastest). Returns the first fault of its subgroups (kind None if none).
@@ -59,12 +83,15 @@ class WorkgroupRunner {
     id[1] = c_.base[1] + static_cast<uint32_t>((index / c_.groups[0]) % c_.groups[1]);
     id[2] = c_.base[2] + static_cast<uint32_t>(index / (uint64_t{c_.groups[0]} * c_.groups[1]));
     if (x_.sharedWords != 0) std::memset(shared_.data(), 0, shared_.size() * sizeof(uint32_t));
-    if (!priv_.empty()) std::memset(priv_.data(), 0, priv_.size() * sizeof(uint32_t));
     for (SubgroupState& s : subgroups_) {
       const uint32_t lanes = std::min(w, invocations_ - s.firstLocalIndex);
       StartSubgroup(s, lanes == 64 ? ~uint64_t{0} : (uint64_t{1} << lanes) - 1);
       std::copy(id, id + 3, s.workgroup);
-      WriteBuiltins(s, id);
+      for (auto [begin, end] : zeroRanges_)
+        std::memset(s.priv + static_cast<size_t>(begin) * w, 0, static_cast<size_t>(end - begin) * w * sizeof(uint32_t));
+      for (const BuiltinInput& in : x_.builtins)
+        if (in.builtIn == spv::BuiltInWorkgroupId || in.builtIn == spv::BuiltInGlobalInvocationId)
+          WriteBuiltin(s, in, id);
     }
     *stopped = false;
     ShaderFault first;
@@ -86,48 +113,59 @@ class WorkgroupRunner {
   }
 
  private:
-  void WriteBuiltins(SubgroupState& s, const uint32_t id[3]) {
+  // Writes one built-in input into a subgroup's private memory; `id` is the workgroup id (nullptr for the
+  // built-ins that do not depend on it).
+  void WriteBuiltin(SubgroupState& s, const BuiltinInput& in, const uint32_t id[3]) {
     const uint32_t w = c_.width;
     const uint32_t* size = x_.localSize;
-    for (const BuiltinInput& in : x_.builtins) {
-      uint32_t* words = s.priv + static_cast<size_t>(in.word) * w;
-      for (uint32_t l = 0; l < w; ++l) {
-        const uint32_t local = s.firstLocalIndex + l;
-        const uint32_t lid[3] = {local % size[0], (local / size[0]) % size[1], local / (size[0] * size[1])};
-        uint32_t v[4] = {0, 0, 0, 0};
-        switch (in.builtIn) {
-          case spv::BuiltInNumWorkgroups: std::copy(c_.groups, c_.groups + 3, v); break;
-          case spv::BuiltInWorkgroupSize: std::copy(size, size + 3, v); break;
-          case spv::BuiltInWorkgroupId: std::copy(id, id + 3, v); break;
-          case spv::BuiltInLocalInvocationId: std::copy(lid, lid + 3, v); break;
-          case spv::BuiltInGlobalInvocationId:
-            for (int k = 0; k < 3; ++k) v[k] = id[k] * size[k] + lid[k];
-            break;
-          case spv::BuiltInLocalInvocationIndex: v[0] = local; break;
-          case spv::BuiltInSubgroupSize: v[0] = w; break;
-          case spv::BuiltInSubgroupLocalInvocationId: v[0] = l; break;
-          case spv::BuiltInNumSubgroups: v[0] = static_cast<uint32_t>(subgroups_.size()); break;
-          case spv::BuiltInSubgroupId: v[0] = s.subgroupId; break;
-          case spv::BuiltInSubgroupEqMask: case spv::BuiltInSubgroupGeMask: case spv::BuiltInSubgroupGtMask:
-          case spv::BuiltInSubgroupLeMask: case spv::BuiltInSubgroupLtMask: {
-            const uint64_t bit = uint64_t{1} << l;
-            const uint64_t all = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-            uint64_t m = 0;
-            switch (in.builtIn) {
-              case spv::BuiltInSubgroupEqMask: m = bit; break;
-              case spv::BuiltInSubgroupGeMask: m = ~(bit - 1) & all; break;
-              case spv::BuiltInSubgroupGtMask: m = ~((bit << 1) - 1) & all; break;
-              case spv::BuiltInSubgroupLeMask: m = (bit << 1) - 1; break;
-              default: m = bit - 1; break;
-            }
-            v[0] = static_cast<uint32_t>(m);
-            v[1] = static_cast<uint32_t>(m >> 32);
-            break;
-          }
-          default: break;  // DeviceIndex and the like: 0
+    uint32_t* words = s.priv + static_cast<size_t>(in.word) * w;
+    const uint32_t* lids = &localIds_[static_cast<size_t>(s.subgroupId) * w * 3];
+    auto row = [&](uint32_t k) { return words + static_cast<size_t>(k) * w; };
+    switch (in.builtIn) {
+      case spv::BuiltInGlobalInvocationId:
+        for (uint32_t k = 0; k < 3 && k < in.words; ++k) {
+          uint32_t* r = row(k);
+          const uint32_t first = id[k] * size[k];
+          for (uint32_t l = 0; l < w; ++l) r[l] = first + lids[l * 3 + k];
         }
-        for (uint32_t k = 0; k < in.words && k < 4; ++k) words[static_cast<size_t>(k) * w + l] = v[k];
+        return;
+      case spv::BuiltInWorkgroupId:
+        for (uint32_t k = 0; k < 3 && k < in.words; ++k) std::fill_n(row(k), w, id[k]);
+        return;
+      default:
+        break;
+    }
+    for (uint32_t l = 0; l < w; ++l) {
+      const uint32_t local = s.firstLocalIndex + l;
+      uint32_t v[4] = {0, 0, 0, 0};
+      switch (in.builtIn) {
+        case spv::BuiltInNumWorkgroups: std::copy(c_.groups, c_.groups + 3, v); break;
+        case spv::BuiltInWorkgroupSize: std::copy(size, size + 3, v); break;
+        case spv::BuiltInLocalInvocationId: std::copy(lids + l * 3, lids + l * 3 + 3, v); break;
+        case spv::BuiltInLocalInvocationIndex: v[0] = local; break;
+        case spv::BuiltInSubgroupSize: v[0] = w; break;
+        case spv::BuiltInSubgroupLocalInvocationId: v[0] = l; break;
+        case spv::BuiltInNumSubgroups: v[0] = static_cast<uint32_t>(subgroups_.size()); break;
+        case spv::BuiltInSubgroupId: v[0] = s.subgroupId; break;
+        case spv::BuiltInSubgroupEqMask: case spv::BuiltInSubgroupGeMask: case spv::BuiltInSubgroupGtMask:
+        case spv::BuiltInSubgroupLeMask: case spv::BuiltInSubgroupLtMask: {
+          const uint64_t bit = uint64_t{1} << l;
+          const uint64_t all = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+          uint64_t m = 0;
+          switch (in.builtIn) {
+            case spv::BuiltInSubgroupEqMask: m = bit; break;
+            case spv::BuiltInSubgroupGeMask: m = ~(bit - 1) & all; break;
+            case spv::BuiltInSubgroupGtMask: m = ~((bit << 1) - 1) & all; break;
+            case spv::BuiltInSubgroupLeMask: m = (bit << 1) - 1; break;
+            default: m = bit - 1; break;
+          }
+          v[0] = static_cast<uint32_t>(m);
+          v[1] = static_cast<uint32_t>(m >> 32);
+          break;
+        }
+        default: break;  // DeviceIndex and the like: 0
       }
+      for (uint32_t k = 0; k < in.words && k < 4; ++k) row(k)[l] = v[k];
     }
   }
 
@@ -137,6 +175,8 @@ class WorkgroupRunner {
   std::vector<uint32_t> regs_, priv_, shared_, masks_;
   std::vector<uint64_t> blockMasks_;
   std::vector<SubgroupState> subgroups_;
+  std::vector<uint32_t> localIds_;                          // [subgroup][lane][x, y, z]
+  std::vector<std::pair<uint32_t, uint32_t>> zeroRanges_;   // private words zeroed per workgroup: [begin, end)
 };
 
 }  // namespace

@@ -96,6 +96,20 @@ void WriteLeaf(const uint32_t* v, uint32_t w, uint32_t lane, const Leaf& leaf, s
   }
 }
 
+// The pointer every active lane holds, or UINT32_MAX when they differ (the common case is a variable's own
+// address, the same for all).
+uint32_t UniformPointer(const SubgroupState& s, uint32_t slot) {
+  const uint32_t* p = s.Slot(slot);
+  const uint32_t first = p[std::countr_zero(s.active)];
+  uint32_t differ = 0;
+  if (s.full) {
+    for (uint32_t l = 0; l < s.width; ++l) differ |= p[l] ^ first;
+  } else {
+    ForEachLane(s.active, [&](uint32_t l) { differ |= p[l] ^ first; });
+  }
+  return differ == 0 ? first : UINT32_MAX;
+}
+
 // The common case of a descriptor access: every active lane points into the same descriptor, inside its range,
 // and the value is one 32-bit word. Returns the descriptor's base, or nullptr when the case does not apply (the
 // general per-lane path then decides, faults included).
@@ -139,7 +153,12 @@ void LoadExplicit(const Op& op, SubgroupState& s) {
   uint32_t* d = s.Slot(op.dst);
   if (const std::byte* base = UniformWordBase<StorageClass>(s, op, access, leaves)) {
     const uint32_t* lo = s.Slot(op.a);
-    if (s.full) {
+    if (s.full && lo[0] == lo[w - 1] && UniformPointer(s, op.a) != UINT32_MAX) {
+      // Every lane reads the same word (a push constant, a uniform): read it once.
+      uint32_t value;
+      std::memcpy(&value, base + lo[0], 4);
+      std::fill_n(d, w, value);
+    } else if (s.full) {
       for (uint32_t l = 0; l < w; ++l) std::memcpy(d + l, base + lo[l], 4);
     } else {
       ForEachLane(s.active, [&](uint32_t l) { std::memcpy(d + l, base + lo[l], 4); });
@@ -194,6 +213,17 @@ void LoadPrivate(const Op& op, SubgroupState& s) {
   const uint32_t w = s.width, words = s.exe->privateWords;
   const uint32_t* p = s.Slot(op.a);
   uint32_t* d = s.Slot(op.dst);
+  if (const uint32_t at = UniformPointer(s, op.a); at != UINT32_MAX && at <= words && op.n <= words - at) {
+    // Private memory is [word][lane]: the value's words are whole rows, copied like registers.
+    const uint32_t* src = s.priv + static_cast<size_t>(at) * w;
+    const size_t total = static_cast<size_t>(op.n) * w;
+    if (s.full) {
+      std::memcpy(d, src, total * sizeof(uint32_t));
+    } else {
+      for (size_t i = 0; i < total; ++i) d[i] = Blend(s.laneMask[i % w], src[i], d[i]);
+    }
+    return;
+  }
   ForEachLane(s.active, [&](uint32_t l) {
     const uint32_t at = p[l];
     const bool inside = at <= words && op.n <= words - at;
@@ -206,6 +236,16 @@ void StorePrivate(const Op& op, SubgroupState& s) {
   const uint32_t w = s.width, words = s.exe->privateWords;
   const uint32_t* p = s.Slot(op.a);
   const uint32_t* v = s.Slot(op.b);
+  if (const uint32_t at = UniformPointer(s, op.a); at != UINT32_MAX && at <= words && op.n <= words - at) {
+    uint32_t* dst = s.priv + static_cast<size_t>(at) * w;
+    const size_t total = static_cast<size_t>(op.n) * w;
+    if (s.full) {
+      std::memcpy(dst, v, total * sizeof(uint32_t));
+    } else {
+      for (size_t i = 0; i < total; ++i) dst[i] = Blend(s.laneMask[i % w], v[i], dst[i]);
+    }
+    return;
+  }
   ForEachLane(s.active, [&](uint32_t l) {
     const uint32_t at = p[l];
     if (at > words || op.n > words - at) return;
@@ -402,18 +442,40 @@ void AccessChain(const Op& op, SubgroupState& s) {
   const uint32_t terms = x[0];
   const uint64_t offset = Join(x[1], x[2]);
   const uint32_t* base = s.Slot(op.a);
-  uint32_t* d = s.Slot(op.dst);
-  for (uint32_t l = 0; l < w; ++l) {
-    uint64_t p = Join(base[l], base[w + l]) + offset;
-    for (uint32_t t = 0; t < terms; ++t) {
-      const uint32_t* term = x + 3 + 4 * t;
-      const uint32_t* index = s.Slot(term[0]);
-      const uint64_t i = term[1] != 0 ? Join(index[l], index[w + l])
-                                      : static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(index[l])));
-      p += i * Join(term[2], term[3]);
+  uint64_t p[kMaxSubgroupWidth];
+  for (uint32_t l = 0; l < w; ++l) p[l] = Join(base[l], base[w + l]) + offset;
+  // One pass per index over every lane: each a loop the compiler vectorises.
+  for (uint32_t t = 0; t < terms; ++t) {
+    const uint32_t* term = x + 3 + 4 * t;
+    const uint32_t* index = s.Slot(term[0]);
+    const uint64_t stride = Join(term[2], term[3]);
+    if (term[1] != 0) {
+      for (uint32_t l = 0; l < w; ++l) p[l] += Join(index[l], index[w + l]) * stride;
+    } else if (stride <= UINT32_MAX) {
+      // A signed 32-bit index times a 32-bit stride as one unsigned 32×32→64 multiply and a correction for
+      // negative indices: a form SSE2 vectorises (it has no 64-bit multiply).
+      const uint32_t narrow = static_cast<uint32_t>(stride);
+      for (uint32_t l = 0; l < w; ++l) {
+        const uint64_t product = uint64_t{index[l]} * narrow;
+        const uint64_t negative = uint64_t{index[l] >> 31} * narrow;
+        p[l] += product - (negative << 32);
+      }
+    } else {
+      for (uint32_t l = 0; l < w; ++l)
+        p[l] += static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(index[l]))) * stride;
     }
-    d[l] = Blend(s.laneMask[l], static_cast<uint32_t>(p), d[l]);
-    d[w + l] = Blend(s.laneMask[l], static_cast<uint32_t>(p >> 32), d[w + l]);
+  }
+  uint32_t* d = s.Slot(op.dst);
+  if (s.full) {
+    for (uint32_t l = 0; l < w; ++l) {
+      d[l] = static_cast<uint32_t>(p[l]);
+      d[w + l] = static_cast<uint32_t>(p[l] >> 32);
+    }
+    return;
+  }
+  for (uint32_t l = 0; l < w; ++l) {
+    d[l] = Blend(s.laneMask[l], static_cast<uint32_t>(p[l]), d[l]);
+    d[w + l] = Blend(s.laneMask[l], static_cast<uint32_t>(p[l] >> 32), d[w + l]);
   }
 }
 
