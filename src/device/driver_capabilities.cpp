@@ -37,6 +37,13 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_MAINTENANCE_2),
     CT_EXTENSION(VK_KHR_MAINTENANCE_3),
     CT_EXTENSION(VK_KHR_MAINTENANCE_4),
+    // Shader arithmetic and storage the interpreter executes (docs/execution.md).
+    CT_EXTENSION(VK_KHR_16BIT_STORAGE),
+    CT_EXTENSION(VK_KHR_8BIT_STORAGE),
+    CT_EXTENSION(VK_KHR_SHADER_ATOMIC_INT64),
+    CT_EXTENSION(VK_KHR_SHADER_FLOAT16_INT8),
+    CT_EXTENSION(VK_KHR_SHADER_INTEGER_DOT_PRODUCT),
+    CT_EXTENSION(VK_KHR_STORAGE_BUFFER_STORAGE_CLASS),
     // Pipelines (docs/compiler.md).
     CT_EXTENSION(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL),
     CT_EXTENSION(VK_EXT_PIPELINE_CREATION_FEEDBACK),
@@ -97,6 +104,21 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceMaintenance4Features.maintenance4",
     "VkPhysicalDevicePrivateDataFeatures.privateData",
     "VkPhysicalDeviceInlineUniformBlockFeatures.inlineUniformBlock",
+    // Shader arithmetic and storage the interpreter executes (src/execution, tests/execution): 8/16/64-bit
+    // integers, 16/64-bit floats, 8/16-bit values in buffers and push constants, 64-bit atomics.
+    "VkPhysicalDeviceFeatures.shaderInt64",
+    "VkPhysicalDeviceFeatures.shaderInt16",
+    "VkPhysicalDeviceFeatures.shaderFloat64",
+    "VkPhysicalDeviceShaderFloat16Int8Features.shaderFloat16",
+    "VkPhysicalDeviceShaderFloat16Int8Features.shaderInt8",
+    "VkPhysicalDevice16BitStorageFeatures.storageBuffer16BitAccess",
+    "VkPhysicalDevice16BitStorageFeatures.uniformAndStorageBuffer16BitAccess",
+    "VkPhysicalDevice16BitStorageFeatures.storagePushConstant16",
+    "VkPhysicalDevice8BitStorageFeatures.storageBuffer8BitAccess",
+    "VkPhysicalDevice8BitStorageFeatures.uniformAndStorageBuffer8BitAccess",
+    "VkPhysicalDevice8BitStorageFeatures.storagePushConstant8",
+    "VkPhysicalDeviceShaderAtomicInt64Features.shaderBufferInt64Atomics",
+    "VkPhysicalDeviceShaderAtomicInt64Features.shaderSharedInt64Atomics",
     // Shader features: the compiler lowers what they allow (tests/pipeline), and statistics are computed for it.
     // Like robustBufferAccess, image robustness is a promise the interpreter keeps once shaders run.
     "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess",

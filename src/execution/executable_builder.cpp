@@ -461,6 +461,20 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       Emit(fn, dst, slot(0), slot(1), 0, components(m_.values[values[0]].type), 0);
       return true;
     }
+    case spv::OpSDot: case spv::OpUDot: case spv::OpSUDot: case spv::OpSDotAccSat: case spv::OpUDotAccSat:
+    case spv::OpSUDotAccSat: {
+      const bool accSat = op == spv::OpSDotAccSat || op == spv::OpUDotAccSat || op == spv::OpSUDotAccSat;
+      const bool aSigned = op == spv::OpSDot || op == spv::OpSUDot || op == spv::OpSDotAccSat || op == spv::OpSUDotAccSat;
+      const bool bSigned = op == spv::OpSDot || op == spv::OpSDotAccSat;
+      const ir::Type& vector = TypeOf(values[0]);
+      const bool packed = vector.kind != ir::TypeKind::Vector;  // a 32-bit scalar with PackedVectorFormat4x8Bit
+      const uint32_t bits = packed ? 8 : m_.types[vector.element].width;
+      const ir::Type& resultType = m_.types[inst.type];
+      const uint32_t aux = (aSigned ? 1u : 0u) | (bSigned ? 2u : 0u) | (accSat ? 4u : 0u) |
+                           (resultType.isSigned ? 8u : 0u) | (bits << 8) | (uint32_t{resultType.width} << 16);
+      Emit(ops::IntegerDot(), dst, slot(0), slot(1), accSat ? slot(2) : 0, packed ? 0 : vector.count, aux);
+      return true;
+    }
     case spv::OpBitFieldInsert: case spv::OpBitFieldSExtract: case spv::OpBitFieldUExtract: {
       OpHandler fn = ops::BitField(op, result);
       if (fn == nullptr) return Fail(inst, "unsupported operand type for");
@@ -766,6 +780,10 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
 bool Builder::EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t> operands) {
   auto values = operands.first(inst.valueCount);
   const uint32_t ext = operands[inst.valueCount];
+  if (ext == 59 || ext == 65) {  // PackDouble2x32, UnpackDouble2x32: the same two words either way
+    Emit(&ops::Copy, slot_[inst.result], slot_[values[0]], 0, 0, 2, 0);
+    return true;
+  }
   Scalar kind = Scalar::F32;
   if (!values.empty()) layout_.ScalarOf(m_.values[values[0]].type, &kind);
   OpHandler fn = ops::Glsl(ext, kind, static_cast<uint32_t>(values.size()));

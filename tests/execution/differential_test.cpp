@@ -20,7 +20,7 @@ namespace {
 uint32_t F(float f) { return std::bit_cast<uint32_t>(f); }
 
 struct Fill {
-  enum Kind { Floats, Uints, Zeros, Words, Ramp } kind = Zeros;
+  enum Kind { Floats, Uints, Zeros, Words, Ramp, Halves, Doubles } kind = Zeros;
   float lo = 0, hi = 1;
   uint32_t bound = 0;   // Uints: values below it (0: any); Ramp: the step
   std::vector<uint32_t> words;
@@ -30,6 +30,17 @@ Fill Uints(uint32_t bound) { return {Fill::Uints, 0, 0, bound, {}}; }
 Fill Zeros() { return {}; }
 Fill Words(std::vector<uint32_t> w) { return {Fill::Words, 0, 0, 0, std::move(w)}; }
 Fill Ramp(uint32_t step) { return {Fill::Ramp, 0, 0, step, {}}; }
+Fill Halves(float lo, float hi) { return {Fill::Halves, lo, hi, 0, {}}; }    // two binary16 values per word
+Fill Doubles(float lo, float hi) { return {Fill::Doubles, lo, hi, 0, {}}; }  // one binary64 value per two words
+
+// binary16 bits of a normal float in the half range (the fills keep to it).
+uint32_t Half(float f) {
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const int exponent = static_cast<int>((bits >> 23) & 0xff) - 127 + 15;
+  if (exponent <= 0) return sign;
+  return sign | (static_cast<uint32_t>(exponent) << 10) | ((bits >> 13) & 0x3ff);
+}
 
 struct Binding {
   uint32_t set, binding;
@@ -38,6 +49,7 @@ struct Binding {
   Fill fill;
   uint32_t count = 1;
   uint32_t compare = 0;  // leading words to compare (0: all); the rest depends on the order of atomics
+  bool doubles = false;  // words pair up into binary64 values, compared with the case's tolerance
 };
 constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 constexpr VkDescriptorType kUniform = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
@@ -48,6 +60,9 @@ struct Case {
   std::vector<uint32_t> push;
   uint32_t groups[3];
   float tolerance;   // 0: exact
+  // Nonzero: words hold two 16-bit integers, each compared with this absolute tolerance (results derived from
+  // half-precision transcendentals, whose precision Vulkan bounds loosely).
+  int halfwordTolerance = 0;
 };
 
 std::vector<Case> Cases() {
@@ -71,6 +86,15 @@ std::vector<Case> Cases() {
        {{0, 0, kStorage, 4096, Floats(0.1f, 4)}, {0, 1, kStorage, 4096, Uints(200)}, {0, 2, kStorage, n, Zeros()},
         {0, 3, kStorage, n, Zeros()}},
        {}, {4, 1, 1}, 1e-4f},
+      {"fp16_int16.comp",
+       {{0, 0, kStorage, 4096, Halves(0.1f, 2.0f)}, {0, 1, kStorage, 4096, Zeros()}, {0, 2, kStorage, 4096, Zeros()}},
+       {F(1.5f), F(2.2f)}, {4, 1, 1}, 0, 64},
+      // Kahan compensation terms are ~1e-14: lavapipe's NIR reassociates them to 0, as Vulkan allows; the sums
+      // and the 64-bit hashes must agree.
+      {"fp64_int64.comp",
+       {{0, 0, kStorage, 4096, Doubles(-100, 100)}, {0, 1, kStorage, 8192, Zeros(), 1, 0, true},
+        {0, 2, kStorage, 4096, Zeros()}},
+       {8}, {4, 1, 1}, 1e-9f},
       {"histogram.comp", {{0, 0, kStorage, n, Uints(0)}, {0, 1, kStorage, 256, Zeros()}}, {n}, {8, 1, 1}, 0},
       {"jacobi_stencil.comp",
        {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 4096, Floats(-1, 1)}, {0, 2, kStorage, 4096, Zeros()},
@@ -122,6 +146,19 @@ std::vector<uint32_t> Contents(const Fill& fill, uint32_t words, uint32_t seed) 
       case Fill::Uints: out[i] = fill.bound == 0 ? next() : next() % fill.bound; break;
       case Fill::Words: out[i] = i < fill.words.size() ? fill.words[i] : 0; break;
       case Fill::Ramp: out[i] = i * fill.bound; break;
+      case Fill::Halves: {
+        auto half = [&] { return Half(fill.lo + (fill.hi - fill.lo) * static_cast<float>(next() % 1000000) / 1000000.0f); };
+        out[i] = half() | (half() << 16);
+        break;
+      }
+      case Fill::Doubles:
+        if (i % 2 == 0) {
+          const double d = fill.lo + (fill.hi - fill.lo) * static_cast<double>(next() % 1000000) / 1000000.0;
+          const uint64_t bits = std::bit_cast<uint64_t>(d);
+          out[i] = static_cast<uint32_t>(bits);
+          if (i + 1 < words) out[i + 1] = static_cast<uint32_t>(bits >> 32);
+        }
+        break;
       case Fill::Zeros: break;
     }
   }
@@ -201,8 +238,25 @@ TEST_P(Differential, SameBuffersAsLavapipe) {
       size_t mismatches = 0;
       const size_t compared = c.bindings[b].compare != 0 ? c.bindings[b].compare : mine.size();
       for (size_t i = 0; i < compared; ++i) {
+        if (c.bindings[b].doubles) {
+          if (i % 2 == 1 || i + 1 >= compared) continue;
+          const double x = std::bit_cast<double>(uint64_t{mine[i]} | (uint64_t{mine[i + 1]} << 32));
+          const double y = std::bit_cast<double>(uint64_t{ref[i]} | (uint64_t{ref[i + 1]} << 32));
+          if (mine[i] != job.buffers[b].contents[e][i] || mine[i + 1] != job.buffers[b].contents[e][i + 1])
+            changed = true;
+          if (x == y || std::fabs(x - y) <= c.tolerance * std::max({1.0, std::fabs(x), std::fabs(y)})) continue;
+          if (++mismatches <= 5) ADD_FAILURE() << c.name << ": double at word " << i << ": " << x << " vs " << y;
+          continue;
+        }
         if (i < job.buffers[b].contents[e].size() && mine[i] != job.buffers[b].contents[e][i]) changed = true;
         if (Close(mine[i], ref[i], c.tolerance)) continue;
+        if (c.halfwordTolerance != 0) {
+          auto near = [&](int shift) {
+            const int a = static_cast<int16_t>(mine[i] >> shift), b = static_cast<int16_t>(ref[i] >> shift);
+            return std::abs(a - b) <= c.halfwordTolerance;
+          };
+          if (near(0) && near(16)) continue;
+        }
         if (++mismatches <= 5)
           ADD_FAILURE() << c.name << ": binding (" << job.buffers[b].set << "," << job.buffers[b].binding << ")["
                         << e << "] word " << i << ": crashtest 0x" << std::hex << mine[i] << " ("

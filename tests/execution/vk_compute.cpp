@@ -89,24 +89,30 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
     info.pEnabledFeatures = &d->features_;
-    VkPhysicalDeviceBufferDeviceAddressFeatures address{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+    // The shader arithmetic and storage features the corpus uses, where the device offers them; with `faults`,
+    // also buffer device addresses and VK_EXT_device_fault.
+    VkPhysicalDeviceShaderFloat16Int8Features float16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES, &float16};
+    VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES, &storage16};
+    VkPhysicalDeviceBufferDeviceAddressFeatures address{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
+                                                        &storage8};
     VkPhysicalDeviceFaultFeaturesEXT fault{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT};
+    const bool hasFault = faults && d->hasExtension(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
+    float16.pNext = hasFault ? &fault : nullptr;
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &address};
+    vkGetPhysicalDeviceFeatures2(physical, &query);
+    storage16.storageInputOutput16 = VK_FALSE;
+    address.bufferDeviceAddressCaptureReplay = VK_FALSE;
+    address.bufferDeviceAddressMultiDevice = VK_FALSE;
+    if (!faults) address.bufferDeviceAddress = VK_FALSE;
+    fault.deviceFaultVendorBinary = VK_FALSE;
+    d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
+    d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;
     std::vector<const char*> enabled;
-    if (faults) {
-      VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &address};
-      address.pNext = d->hasExtension(VK_EXT_DEVICE_FAULT_EXTENSION_NAME) ? &fault : nullptr;
-      vkGetPhysicalDeviceFeatures2(physical, &query);
-      address.bufferDeviceAddressCaptureReplay = VK_FALSE;
-      address.bufferDeviceAddressMultiDevice = VK_FALSE;
-      fault.deviceFaultVendorBinary = VK_FALSE;
-      d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
-      d->deviceFault_ = fault.deviceFault == VK_TRUE;
-      if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
-      address.pNext = d->deviceFault_ ? &fault : nullptr;
-      info.pNext = &address;
-      info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
-      info.ppEnabledExtensionNames = enabled.data();
-    }
+    if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
+    info.pNext = &address;
+    info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
+    info.ppEnabledExtensionNames = enabled.data();
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
     if (r != VK_SUCCESS) {
       *error = name + ": " + Failed("vkCreateDevice", r);

@@ -19,6 +19,8 @@ OpHandler Convert(uint32_t spvOp, Scalar from, Scalar to);
 OpHandler BitField(uint32_t spvOp, Scalar kind);
 // OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a two-member struct of op.n components each.
 OpHandler WideArithmetic(uint32_t spvOp, Scalar kind);
+// OpSDot/OpUDot/OpSUDot and the AccSat forms (aux packs signedness and widths, see ops_arithmetic.cpp).
+OpHandler IntegerDot();
 
 // ops_glsl.cpp: GLSL.std.450 instruction `ext` on components of `kind` (a = first operand, b, c the others).
 // Componentwise ones use op.n components; the others (Length, Cross, ...) read the vector size from op.aux.
