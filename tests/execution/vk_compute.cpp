@@ -39,7 +39,7 @@ std::vector<uint32_t> ReadSpirv(const std::string& path) {
 }
 
 std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const std::string& nameFragment,
-                                                   std::string* error, bool faults) {
+                                                   std::string* error, bool faults, int crashtest) {
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
@@ -74,6 +74,7 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     std::vector<VkExtensionProperties> extensions(extensionCount);
     vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, extensions.data());
     for (const VkExtensionProperties& e : extensions) d->extensions_.push_back(e.extensionName);
+    if (crashtest >= 0 && d->hasExtension("VK_KHR_device_fault") != (crashtest == 1)) continue;
     VkPhysicalDeviceFeatures supported{};
     vkGetPhysicalDeviceFeatures(physical, &supported);
     // Only what the tests' shaders need; robust buffer access stays off, so out-of-range accesses fault.

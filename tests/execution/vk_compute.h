@@ -44,8 +44,10 @@ class ComputeDevice {
  public:
   // The first physical device whose name contains `nameFragment` ("crashtest", "llvmpipe"); nullptr if none.
   // With `faults`, also enables buffer device addresses and VK_EXT_device_fault when the device offers them.
+  // `crashtest`: 1 only a device of crashtest (which always offers VK_KHR_device_fault), 0 only another
+  // driver's, -1 either (a crashtest device may emulate lavapipe's profile, name and all).
   static std::unique_ptr<ComputeDevice> Open(VkInstance instance, const std::string& nameFragment, std::string* error,
-                                             bool faults = false);
+                                             bool faults = false, int crashtest = -1);
   ~ComputeDevice();
   ComputeResult Run(const ComputeJob& job);
   VkDevice device() const { return device_; }
