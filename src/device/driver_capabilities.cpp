@@ -44,6 +44,16 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_SHADER_FLOAT16_INT8),
     CT_EXTENSION(VK_KHR_SHADER_INTEGER_DOT_PRODUCT),
     CT_EXTENSION(VK_KHR_STORAGE_BUFFER_STORAGE_CLASS),
+    // Layout rules: buffer accesses follow the module's explicit offsets and strides byte by byte, whatever
+    // alignment the rules allow (execution/type_layout.cpp).
+    CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
+    CT_EXTENSION(VK_KHR_RELAXED_BLOCK_LAYOUT),
+    CT_EXTENSION(VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT),
+    // Core 1.2/1.3 shader features whose members are listed below, under their extension names.
+    CT_EXTENSION(VK_EXT_SUBGROUP_SIZE_CONTROL),
+    CT_EXTENSION(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES),
+    CT_EXTENSION(VK_KHR_VULKAN_MEMORY_MODEL),
+    CT_EXTENSION(VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY),
     // Pipelines (docs/compiler.md).
     CT_EXTENSION(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL),
     CT_EXTENSION(VK_EXT_PIPELINE_CREATION_FEEDBACK),
@@ -119,6 +129,9 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDevice8BitStorageFeatures.storagePushConstant8",
     "VkPhysicalDeviceShaderAtomicInt64Features.shaderBufferInt64Atomics",
     "VkPhysicalDeviceShaderAtomicInt64Features.shaderSharedInt64Atomics",
+    "VkPhysicalDeviceFeatures.shaderUniformBufferArrayDynamicIndexing",
+    "VkPhysicalDeviceFeatures.shaderStorageBufferArrayDynamicIndexing",
+    "VkPhysicalDeviceScalarBlockLayoutFeatures.scalarBlockLayout",
     // Shader features: the compiler lowers what they allow (tests/pipeline), and statistics are computed for it.
     // Like robustBufferAccess, image robustness is a promise the interpreter keeps once shaders run.
     "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess",
@@ -127,6 +140,10 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+    // The aggregate's members too: vk.xml links them to VkPhysicalDeviceVulkanMemoryModelFeatures only through its
+    // KHR alias, which the synonym table does not follow.
+    "VkPhysicalDeviceVulkan12Features.vulkanMemoryModel",
+    "VkPhysicalDeviceVulkan12Features.vulkanMemoryModelDeviceScope",
     "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation",
     "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation",
     "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -114,6 +115,17 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
   buffers[0] = {pushConstants_.data(), pushConstants_.size(), 0};
   for (const execution::BufferBinding& binding : exe.buffers) {
     const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
+    if (bound != nullptr && bound->set != nullptr) {
+      const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding.binding);
+      if (layoutBinding != nullptr && IsInlineUniformBlock(layoutBinding->type)) {
+        // An inline uniform block: the bytes live in the set itself. Uniform blocks are never written by shaders,
+        // so handing the interpreter a mutable pointer to them is safe.
+        std::span<const std::byte> bytes = bound->set->inlineData().subspan(layoutBinding->inlineOffset);
+        buffers[binding.firstSlot] = {const_cast<std::byte*>(bytes.data()),
+                                      std::min<uint64_t>(bound->set->BindingCount(*layoutBinding), bytes.size()), 0};
+        continue;
+      }
+    }
     for (uint32_t e = 0; e < binding.count; ++e) {
       execution::BufferRange& range = buffers[binding.firstSlot + e];
       if (bound == nullptr || bound->set == nullptr) continue;

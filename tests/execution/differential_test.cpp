@@ -114,6 +114,12 @@ std::vector<Case> Cases() {
         {0, 3, kStorage, 1024, Floats(-1, 1)}, {0, 4, kStorage, 1024, Floats(-1, 1)},
         {0, 5, kUniform, 4, Words({1024, F(0.5f), 0, 0})}},
        {}, {16, 1, 1}, 1e-5f},
+      // The same with its parameters in an inline uniform block (Vulkan 1.3).
+      {"spmv_csr.comp",
+       {{0, 0, kStorage, 1025, Ramp(4)}, {0, 1, kStorage, 4096, Uints(1024)}, {0, 2, kStorage, 4096, Floats(-1, 1)},
+        {0, 3, kStorage, 1024, Floats(-1, 1)}, {0, 4, kStorage, 1024, Floats(-1, 1)},
+        {0, 5, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 4, Words({1000, F(0.25f), 0, 0})}},
+       {}, {16, 1, 1}, 1e-5f},
       {"bitonic_sort.comp", {{0, 0, kStorage, 2048, Uints(0)}}, {2, 4, 1024}, {4, 1, 1}, 0},
       {"bitonic_sort_shared.comp", {{0, 0, kStorage, 4096, Floats(-100, 100)}}, {}, {4, 1, 1}, 0},
       {"private_storage.comp", {{0, 0, kStorage, 512, Zeros()}, {0, 1, kStorage, 4096, Zeros()}}, {12345, 32},
@@ -323,6 +329,8 @@ TEST_P(SubgroupDifferential, SameBuffersAsLavapipe) { Compare(GetParam()); }
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   std::string name = info.param.name;
+  for (const Binding& b : info.param.bindings)
+    if (b.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) name += "_inline_uniform_block";
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return name;

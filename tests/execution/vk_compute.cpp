@@ -169,9 +169,17 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     bool ok = true;
     for (size_t b = 0; b < job.buffers.size() && ok; ++b) {
       const BufferSpec& spec = job.buffers[b];
+      const bool inlineBlock = spec.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
       if (spec.bound) {
-        setBindings[spec.set].push_back({spec.binding, spec.type, spec.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        // An inline uniform block's descriptor count is its size in bytes.
+        const uint32_t count = inlineBlock ? static_cast<uint32_t>(spec.contents[0].size() * 4) : spec.count;
+        setBindings[spec.set].push_back({spec.binding, spec.type, count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
         setCount = std::max(setCount, spec.set + 1);
+      }
+      if (inlineBlock) {
+        allocations[b].push_back(Allocation{});
+        out.addresses.push_back(0);
+        continue;
       }
       for (uint32_t e = 0; e < spec.count; ++e) {
         Allocation a;
@@ -227,7 +235,10 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     std::vector<VkDescriptorSet> sets(setCount, VK_NULL_HANDLE);
     if (setCount > 0) {
       if (sizes.empty()) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1});
-      VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      VkDescriptorPoolInlineUniformBlockCreateInfo inlineInfo{
+          VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO};
+      inlineInfo.maxInlineUniformBlockBindings = 8;
+      VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, &inlineInfo};
       info.maxSets = setCount;
       info.poolSizeCount = static_cast<uint32_t>(sizes.size());
       info.pPoolSizes = sizes.data();
@@ -241,6 +252,18 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       if (r != VK_SUCCESS) { fail("vkAllocateDescriptorSets", r); break; }
       for (size_t b = 0; b < job.buffers.size(); ++b) {
         const BufferSpec& spec = job.buffers[b];
+        if (spec.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+          VkWriteDescriptorSetInlineUniformBlock block{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK};
+          block.dataSize = static_cast<uint32_t>(spec.contents[0].size() * 4);
+          block.pData = spec.contents[0].data();
+          VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, &block};
+          write.dstSet = sets[spec.set];
+          write.dstBinding = spec.binding;
+          write.descriptorCount = block.dataSize;
+          write.descriptorType = spec.type;
+          vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+          continue;
+        }
         for (uint32_t e = 0; e < spec.count && spec.bound; ++e) {
           VkDescriptorBufferInfo bufferInfo{allocations[b][e].buffer, 0, VK_WHOLE_SIZE};
           VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -343,7 +366,10 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
     out.buffers.resize(job.buffers.size());
     for (size_t b = 0; b < job.buffers.size(); ++b)
       for (const Allocation& a : allocations[b]) {
-        if (a.mapped == nullptr) continue;
+        if (a.mapped == nullptr) {
+          out.buffers[b].push_back(job.buffers[b].contents[0]);  // an inline uniform block: read-only
+          continue;
+        }
         const uint32_t* words = static_cast<const uint32_t*>(a.mapped);
         out.buffers[b].emplace_back(words, words + a.bytes / 4);
       }
