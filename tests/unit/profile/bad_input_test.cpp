@@ -146,6 +146,8 @@ TEST(BadInput, EachBadConfigurationFileGivesItsMessage) {
                                               "an object"},
       {"bad-options-not-object.json",
        configs + "bad-options-not-object.json: options: expected an object, got an array"},
+      {"bad-shader-options.json",
+       configs + "bad-shader-options.json: options.computeThreads: expected an integer from 0 to 1024, got -1"},
       {"bad-device-entry.json",
        configs + "bad-device-entry.json: devices[0].profil: unknown member (expected \"profile\" and optionally "
                  "\"name\")"},
@@ -165,6 +167,17 @@ TEST(BadInput, EachBadConfigurationFileGivesItsMessage) {
     EXPECT_EQ(result.diagnostics.Items()[0].Format(), c.message) << c.config << "\n"
                                                                    << AllMessages(result.diagnostics);
   }
+}
+
+TEST(BadInput, EveryBadExecutionOptionIsNamed) {
+  ConfigurationResult result;
+  EXPECT_FALSE(LoadConfigurationFile(DataPath("configs/bad-shader-options.json"), false, result));
+  const std::string all = AllMessages(result.diagnostics);
+  EXPECT_NE(all.find("options.shaderTimeoutMs: expected an integer from 0 to 86400000, got 1.5"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("options.shaderFaults: expected \"lose\", \"masked\" or \"off\", got \"sometimes\""),
+            std::string::npos)
+      << all;
 }
 
 TEST(BadInput, NewerStructIsAWarningUnlessStrict) {

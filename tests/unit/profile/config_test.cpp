@@ -31,6 +31,10 @@ TEST(Config, LoadsDevicesInOrderWithRelativePathsAndKeepsFaultsAndOptions) {
   ASSERT_EQ(result.faults.size(), 1u);
   EXPECT_EQ(result.faults[0]["id"], "later");
   EXPECT_EQ(result.options["anything"], true);
+  // Execution options not given keep their documented defaults.
+  EXPECT_EQ(result.execution.shaderFaults, ShaderFaultMode::Lose);
+  EXPECT_EQ(result.execution.shaderTimeoutMs, 10000u);
+  EXPECT_EQ(result.execution.computeThreads, 0u);
 }
 
 TEST(Config, WithoutConfigurationTheBuiltinDefaultDevice) {
