@@ -17,6 +17,26 @@ enum class Scalar : uint8_t { Bool, U8, S8, U16, S16, F16, U32, S32, F32, U64, S
 inline constexpr uint32_t SlotsOf(Scalar k) { return k >= Scalar::U64 ? 2 : 1; }
 inline constexpr bool IsFloat(Scalar k) { return k == Scalar::F16 || k == Scalar::F32 || k == Scalar::F64; }
 inline constexpr bool IsSigned(Scalar k) { return k == Scalar::S8 || k == Scalar::S16 || k == Scalar::S32 || k == Scalar::S64; }
+// The same width with the other signedness (floats and booleans unchanged).
+inline constexpr Scalar ToUnsigned(Scalar k) {
+  switch (k) {
+    case Scalar::S8: return Scalar::U8;
+    case Scalar::S16: return Scalar::U16;
+    case Scalar::S32: return Scalar::U32;
+    case Scalar::S64: return Scalar::U64;
+    default: return k;
+  }
+}
+inline constexpr Scalar ToSigned(Scalar k) {
+  switch (k) {
+    case Scalar::U8: return Scalar::S8;
+    case Scalar::U16: return Scalar::S16;
+    case Scalar::U32: return Scalar::S32;
+    case Scalar::U64: return Scalar::S64;
+    default: return k;
+  }
+}
+
 inline constexpr uint32_t BitsOf(Scalar k) {
   switch (k) {
     case Scalar::Bool: return 1;

@@ -261,25 +261,6 @@ OpHandler Compare(Scalar k) {
   }
 }
 
-Scalar ToUnsigned(Scalar k) {
-  switch (k) {
-    case Scalar::S8: return Scalar::U8;
-    case Scalar::S16: return Scalar::U16;
-    case Scalar::S32: return Scalar::U32;
-    case Scalar::S64: return Scalar::U64;
-    default: return k;
-  }
-}
-Scalar ToSigned(Scalar k) {
-  switch (k) {
-    case Scalar::U8: return Scalar::S8;
-    case Scalar::U16: return Scalar::S16;
-    case Scalar::U32: return Scalar::S32;
-    case Scalar::U64: return Scalar::S64;
-    default: return k;
-  }
-}
-
 template <typename F, Scalar A>
 OpHandler ToResult(Scalar r) {
   switch (r) {

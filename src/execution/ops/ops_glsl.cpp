@@ -449,25 +449,6 @@ OpHandler Int3(Scalar k) {
   }
 }
 
-Scalar Signed(Scalar k) {
-  switch (k) {
-    case Scalar::U8: return Scalar::S8;
-    case Scalar::U16: return Scalar::S16;
-    case Scalar::U32: return Scalar::S32;
-    case Scalar::U64: return Scalar::S64;
-    default: return k;
-  }
-}
-Scalar Unsigned(Scalar k) {
-  switch (k) {
-    case Scalar::S8: return Scalar::U8;
-    case Scalar::S16: return Scalar::U16;
-    case Scalar::S32: return Scalar::U32;
-    case Scalar::S64: return Scalar::U64;
-    default: return k;
-  }
-}
-
 }  // namespace
 
 namespace ops {
@@ -479,9 +460,9 @@ OpHandler Glsl(uint32_t ext, Scalar k, uint32_t argumentCount) {
     case RoundEven: return Float1<GRoundEven>(k);
     case Trunc: return Float1<GTrunc>(k);
     case FAbs: return Float1<GFAbs>(k);
-    case SAbs: return Int1<GSAbs, true>(Signed(k));
+    case SAbs: return Int1<GSAbs, true>(ToSigned(k));
     case FSign: return Float1<GFSign>(k);
-    case SSign: return Int1<GSSign, true>(Signed(k));
+    case SSign: return Int1<GSSign, true>(ToSigned(k));
     case Floor: return Float1<GFloor>(k);
     case Ceil: return Float1<GCeil>(k);
     case Fract: return Float1<GFract>(k);
@@ -509,20 +490,20 @@ OpHandler Glsl(uint32_t ext, Scalar k, uint32_t argumentCount) {
     case InverseSqrt: return Float1<GInverseSqrt>(k);
     case FMin: case NMin: return Float2<GFMin>(k);
     case FMax: case NMax: return Float2<GFMax>(k);
-    case UMin: return Int2<GIMin, false>(Unsigned(k));
-    case SMin: return Int2<GIMin, true>(Signed(k));
-    case UMax: return Int2<GIMax, false>(Unsigned(k));
-    case SMax: return Int2<GIMax, true>(Signed(k));
+    case UMin: return Int2<GIMin, false>(ToUnsigned(k));
+    case SMin: return Int2<GIMin, true>(ToSigned(k));
+    case UMax: return Int2<GIMax, false>(ToUnsigned(k));
+    case SMax: return Int2<GIMax, true>(ToSigned(k));
     case FClamp: case NClamp: return Float3<GFClamp>(k);
-    case UClamp: return Int3<GIClamp, false>(Unsigned(k));
-    case SClamp: return Int3<GIClamp, true>(Signed(k));
+    case UClamp: return Int3<GIClamp, false>(ToUnsigned(k));
+    case SClamp: return Int3<GIClamp, true>(ToSigned(k));
     case FMix: return Float3<GFMix>(k);
     case Step: return Float2<GStep>(k);
     case SmoothStep: return Float3<GSmoothStep>(k);
     case Fma: return Float3<GFma>(k);
-    case FindILsb: return Int1<GFindILsb, true>(Signed(k));
-    case FindSMsb: return Int1<GFindSMsb, true>(Signed(k));
-    case FindUMsb: return Int1<GFindUMsb, false>(Unsigned(k));
+    case FindILsb: return Int1<GFindILsb, true>(ToSigned(k));
+    case FindSMsb: return Int1<GFindSMsb, true>(ToSigned(k));
+    case FindUMsb: return Int1<GFindUMsb, false>(ToUnsigned(k));
     case Ldexp:
       switch (k) {
         case Scalar::F16: return &LdexpOp<Scalar::F16>;

@@ -266,16 +266,6 @@ OpHandler ArithmeticFor(Scalar k) {
   return nullptr;
 }
 
-Scalar WithSign(Scalar k, bool isSigned) {
-  switch (k) {
-    case Scalar::U8: case Scalar::S8: return isSigned ? Scalar::S8 : Scalar::U8;
-    case Scalar::U16: case Scalar::S16: return isSigned ? Scalar::S16 : Scalar::U16;
-    case Scalar::U32: case Scalar::S32: return isSigned ? Scalar::S32 : Scalar::U32;
-    case Scalar::U64: case Scalar::S64: return isSigned ? Scalar::S64 : Scalar::U64;
-    default: return k;
-  }
-}
-
 }  // namespace
 
 OpHandler Subgroup(uint32_t spvOp, uint32_t groupOperation, Scalar k) {
@@ -299,15 +289,15 @@ OpHandler Subgroup(uint32_t spvOp, uint32_t groupOperation, Scalar k) {
     case spv::OpGroupNonUniformQuadSwap: return &QuadSwap;
     case spv::OpGroupNonUniformIAdd: case spv::OpGroupNonUniformFAdd: return ArithmeticFor<AddOp>(k);
     case spv::OpGroupNonUniformIMul: case spv::OpGroupNonUniformFMul: return ArithmeticFor<MulOp>(k);
-    case spv::OpGroupNonUniformSMin: return ArithmeticFor<MinOp>(WithSign(k, true));
-    case spv::OpGroupNonUniformUMin: return ArithmeticFor<MinOp>(WithSign(k, false));
+    case spv::OpGroupNonUniformSMin: return ArithmeticFor<MinOp>(ToSigned(k));
+    case spv::OpGroupNonUniformUMin: return ArithmeticFor<MinOp>(ToUnsigned(k));
     case spv::OpGroupNonUniformFMin: return ArithmeticFor<MinOp>(k);
-    case spv::OpGroupNonUniformSMax: return ArithmeticFor<MaxOp>(WithSign(k, true));
-    case spv::OpGroupNonUniformUMax: return ArithmeticFor<MaxOp>(WithSign(k, false));
+    case spv::OpGroupNonUniformSMax: return ArithmeticFor<MaxOp>(ToSigned(k));
+    case spv::OpGroupNonUniformUMax: return ArithmeticFor<MaxOp>(ToUnsigned(k));
     case spv::OpGroupNonUniformFMax: return ArithmeticFor<MaxOp>(k);
-    case spv::OpGroupNonUniformBitwiseAnd: return ArithmeticFor<AndOp>(WithSign(k, false));
-    case spv::OpGroupNonUniformBitwiseOr: return ArithmeticFor<OrOp>(WithSign(k, false));
-    case spv::OpGroupNonUniformBitwiseXor: return ArithmeticFor<XorOp>(WithSign(k, false));
+    case spv::OpGroupNonUniformBitwiseAnd: return ArithmeticFor<AndOp>(ToUnsigned(k));
+    case spv::OpGroupNonUniformBitwiseOr: return ArithmeticFor<OrOp>(ToUnsigned(k));
+    case spv::OpGroupNonUniformBitwiseXor: return ArithmeticFor<XorOp>(ToUnsigned(k));
     case spv::OpGroupNonUniformLogicalAnd: return ArithmeticFor<AndOp>(Scalar::Bool);
     case spv::OpGroupNonUniformLogicalOr: return ArithmeticFor<OrOp>(Scalar::Bool);
     case spv::OpGroupNonUniformLogicalXor: return ArithmeticFor<XorOp>(Scalar::Bool);
