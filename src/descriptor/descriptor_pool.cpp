@@ -11,13 +11,26 @@
 
 namespace crashtest {
 
+namespace {
+
+// Records of the arena: one per non-inline descriptor the pool holds.
+uint32_t ArenaRecords(const VkDescriptorPoolCreateInfo& info) {
+  uint64_t records = 0;
+  for (uint32_t i = 0; i < info.poolSizeCount; ++i)
+    if (!IsInlineUniformBlock(info.pPoolSizes[i].type)) records += info.pPoolSizes[i].descriptorCount;
+  return static_cast<uint32_t>(std::min<uint64_t>(records, UINT32_MAX - 1));
+}
+
+}  // namespace
+
 DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkAllocationCallbacks* allocator)
     : Object(VK_OBJECT_TYPE_DESCRIPTOR_POOL),
       allocator_(allocator),
       flags_(info.flags),
       maxSets_(info.maxSets),
-      maxInlineBindings_(0) {
-  size_t records = 0;
+      maxInlineBindings_(0),
+      arena_(ArenaRecords(info)),
+      ranges_(static_cast<uint32_t>(arena_.size())) {
   for (uint32_t i = 0; i < info.poolSizeCount; ++i) {
     const VkDescriptorPoolSize& size = info.pPoolSizes[i];
     // Several entries may name the same type; their counts add up.
@@ -25,11 +38,9 @@ DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkA
       existing->capacity += size.descriptorCount;
     else
       capacities_.push_back({size.type, size.descriptorCount, 0});
-    if (!IsInlineUniformBlock(size.type)) records += size.descriptorCount;
   }
   if (const auto* inlineInfo = FindInChain<VkDescriptorPoolInlineUniformBlockCreateInfo>(info.pNext))
     maxInlineBindings_ = inlineInfo->maxInlineUniformBlockBindings;
-  arena_.resize(records);
   sets_.reserve(maxSets_);
 }
 
@@ -60,15 +71,6 @@ DescriptorPool::TypeCapacity* DescriptorPool::Capacity(VkDescriptorType type) {
   return nullptr;
 }
 
-uint32_t DescriptorPool::FindHole(uint32_t count) const {
-  uint32_t cursor = 0;
-  for (const auto& [first, size] : usedRanges_) {
-    if (first - cursor >= count) return cursor;
-    cursor = first + size;
-  }
-  return arena_.size() - cursor >= count ? cursor : UINT32_MAX;
-}
-
 VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out) {
   // "VK_ERROR_OUT_OF_POOL_MEMORY ... if the total number of descriptor sets allocated from the pool ... exceeds
   // maxSets, or ... the number of descriptors of a type exceeds the pool's capacity" (vkAllocateDescriptorSets).
@@ -91,18 +93,21 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
                        "uniform block bindings (maxInlineUniformBlockBindings %u)",
                        static_cast<unsigned long long>(header.id), inlineBindings, maxInlineBindings_);
   uint32_t records = layout.RecordCount(variableCount);
-  uint32_t first = FindHole(records);
-  if (first == UINT32_MAX)
+  uint32_t first = ranges_.Allocate(records);
+  if (first == RecordRangeAllocator::kNone)
     return ReportError(VK_ERROR_FRAGMENTED_POOL, "vkAllocateDescriptorSets: pool %llu has the capacity for %u records "
                        "but no contiguous range of that size", static_cast<unsigned long long>(header.id), records);
 
   std::span<DescriptorRecord> range(arena_.data() + first, records);
   auto* set = NewObject<DescriptorSet>(allocator_.get(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, *this, layout, range, first,
                                        variableCount);
-  if (set == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
-  usedRanges_.emplace(first, records);
+  if (set == nullptr) {
+    ranges_.Free(first, records);
+    return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
+  }
   for (TypeCapacity& capacity : capacities_) capacity.used += layout.DescriptorCount(capacity.type, variableCount);
   usedInlineBindings_ += inlineBindings;
+  set->poolIndex_ = static_cast<uint32_t>(sets_.size());
   sets_.push_back(set);
   *out = set;
   return VK_SUCCESS;
@@ -142,8 +147,11 @@ void DescriptorPool::Release(DescriptorSet* set) {
   for (TypeCapacity& capacity : capacities_)
     capacity.used -= std::min(capacity.used, layout.DescriptorCount(capacity.type, set->variableCount()));
   usedInlineBindings_ -= std::min(usedInlineBindings_, layout.InlineBindingCount());
-  usedRanges_.erase(set->firstRecord());
-  sets_.erase(std::find(sets_.begin(), sets_.end(), set));
+  ranges_.Free(set->firstRecord(), static_cast<uint32_t>(set->records().size()));
+  DescriptorSet* last = sets_.back();
+  last->poolIndex_ = set->poolIndex_;
+  sets_[set->poolIndex_] = last;
+  sets_.pop_back();
   DeleteObject(allocator_.get(), set);
 }
 
@@ -160,7 +168,7 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
 void DescriptorPool::Reset() {
   for (DescriptorSet* set : sets_) DeleteObject(allocator_.get(), set);
   sets_.clear();
-  usedRanges_.clear();
+  ranges_.Reset();
   usedInlineBindings_ = 0;
   for (TypeCapacity& capacity : capacities_) capacity.used = 0;
 }
