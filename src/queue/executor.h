@@ -1,8 +1,9 @@
-// Runs recorded command streams on a queue's worker thread: transfers and clears through src/transfer, render-pass
+// Runs recorded command streams for a queue: transfers and clears through src/transfer, render-pass
 // and dynamic-rendering load-op clears, events, queries and timestamps, and dispatches through the shader
 // interpreter (queue/compute_dispatch.h → src/execution). Draws are counted for pipeline-statistics queries but
 // not rasterised yet.
-// One Executor per queue, used only by that queue's worker, so nothing here locks.
+// One Executor per queue, used by one thread at a time — the queue's worker, or the submitting thread for a
+// submission run inline (queue/inline_submit.h) — so nothing here locks.
 #pragma once
 
 #include <vulkan/vulkan.h>
