@@ -34,10 +34,13 @@ DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkA
   for (uint32_t i = 0; i < info.poolSizeCount; ++i) {
     const VkDescriptorPoolSize& size = info.pPoolSizes[i];
     // Several entries may name the same type; their counts add up.
-    if (TypeCapacity* existing = Capacity(size.type))
+    if (TypeCapacity* existing = Capacity(size.type)) {
       existing->capacity += size.descriptorCount;
-    else
+    } else {
+      if (static_cast<uint32_t>(size.type) < kIndexedTypes && capacities_.size() < kNoCapacity)
+        capacityIndex_[size.type] = static_cast<uint8_t>(capacities_.size());
       capacities_.push_back({size.type, size.descriptorCount, 0});
+    }
   }
   if (const auto* inlineInfo = FindInChain<VkDescriptorPoolInlineUniformBlockCreateInfo>(info.pNext))
     maxInlineBindings_ = inlineInfo->maxInlineUniformBlockBindings;
@@ -66,9 +69,37 @@ void DescriptorPool::Destroy(DescriptorPool* pool) {
 }
 
 DescriptorPool::TypeCapacity* DescriptorPool::Capacity(VkDescriptorType type) {
+  // The core types index a table (a set's allocation and free look up each of its types); the rest are rare.
+  if (static_cast<uint32_t>(type) < kIndexedTypes) {
+    const uint8_t index = capacityIndex_[type];
+    return index != kNoCapacity ? &capacities_[index] : nullptr;
+  }
   for (TypeCapacity& c : capacities_)
     if (c.type == type) return &c;
   return nullptr;
+}
+
+void DescriptorPool::UseLayout(DescriptorSetLayout& layout) {
+  for (LayoutUse& use : layouts_)
+    if (use.layout == &layout) {
+      ++use.sets;
+      return;
+    }
+  layouts_.push_back({&layout, 1});  // may throw before the reference is taken
+  layout.Ref();
+}
+
+void DescriptorPool::LeaveLayout(const DescriptorSetLayout& layout) {
+  for (LayoutUse& use : layouts_)
+    if (use.layout == &layout) {
+      if (--use.sets == 0) {
+        DescriptorSetLayout* unused = use.layout;
+        use = layouts_.back();
+        layouts_.pop_back();
+        unused->Unref();  // may delete it: the application destroyed it and this was its last set
+      }
+      return;
+    }
 }
 
 VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out) {
@@ -77,15 +108,15 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
   if (sets_.size() >= maxSets_)
     return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY, "vkAllocateDescriptorSets: pool %llu already holds maxSets (%u) "
                        "sets", static_cast<unsigned long long>(header.id), maxSets_);
-  for (const DescriptorBinding& binding : layout.bindings()) {
-    uint32_t need = layout.DescriptorCount(binding.type, variableCount);
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts()) {
+    const uint32_t need = type.Count(variableCount);
     if (need == 0) continue;
-    TypeCapacity* capacity = Capacity(binding.type);
+    TypeCapacity* capacity = Capacity(type.type);
     if (capacity == nullptr || capacity->capacity - capacity->used < need)
       return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY,
                          "vkAllocateDescriptorSets: pool %llu has %u of the %u descriptors of type %d the set needs",
                          static_cast<unsigned long long>(header.id),
-                         capacity == nullptr ? 0 : capacity->capacity - capacity->used, need, binding.type);
+                         capacity == nullptr ? 0 : capacity->capacity - capacity->used, need, type.type);
   }
   uint32_t inlineBindings = layout.InlineBindingCount();
   if (inlineBindings > maxInlineBindings_ - std::min(usedInlineBindings_, maxInlineBindings_))
@@ -99,13 +130,16 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
                        "but no contiguous range of that size", static_cast<unsigned long long>(header.id), records);
 
   std::span<DescriptorRecord> range(arena_.data() + first, records);
+  UseLayout(layout);
   auto* set = NewObject<DescriptorSet>(allocator_.get(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, *this, layout, range, first,
                                        variableCount);
   if (set == nullptr) {
+    LeaveLayout(layout);
     ranges_.Free(first, records);
     return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
   }
-  for (TypeCapacity& capacity : capacities_) capacity.used += layout.DescriptorCount(capacity.type, variableCount);
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts())
+    if (const uint32_t need = type.Count(variableCount); need != 0) Capacity(type.type)->used += need;
   usedInlineBindings_ += inlineBindings;
   set->poolIndex_ = static_cast<uint32_t>(sets_.size());
   sets_.push_back(set);
@@ -144,8 +178,9 @@ VkResult DescriptorPool::Allocate(const VkDescriptorSetAllocateInfo& info, VkDes
 
 void DescriptorPool::Release(DescriptorSet* set) {
   const DescriptorSetLayout& layout = set->layout();
-  for (TypeCapacity& capacity : capacities_)
-    capacity.used -= std::min(capacity.used, layout.DescriptorCount(capacity.type, set->variableCount()));
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts())
+    if (TypeCapacity* capacity = Capacity(type.type))
+      capacity->used -= std::min(capacity->used, type.Count(set->variableCount()));
   usedInlineBindings_ -= std::min(usedInlineBindings_, layout.InlineBindingCount());
   ranges_.Free(set->firstRecord(), static_cast<uint32_t>(set->records().size()));
   DescriptorSet* last = sets_.back();
@@ -153,6 +188,7 @@ void DescriptorPool::Release(DescriptorSet* set) {
   sets_[set->poolIndex_] = last;
   sets_.pop_back();
   DeleteObject(allocator_.get(), set);
+  LeaveLayout(layout);
 }
 
 VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
@@ -168,6 +204,8 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
 void DescriptorPool::Reset() {
   for (DescriptorSet* set : sets_) DeleteObject(allocator_.get(), set);
   sets_.clear();
+  for (const LayoutUse& use : layouts_) use.layout->Unref();
+  layouts_.clear();
   ranges_.Reset();
   usedInlineBindings_ = 0;
   for (TypeCapacity& capacity : capacities_) capacity.used = 0;

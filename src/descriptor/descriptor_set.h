@@ -85,7 +85,7 @@ class DescriptorSet : public Object {
   friend class DescriptorPool;
   uint32_t poolIndex_ = 0;  // where the pool lists it (DescriptorPool::sets_)
   DescriptorPool& pool_;
-  DescriptorSetLayout& layout_;  // referenced for the set's life
+  DescriptorSetLayout& layout_;  // kept alive by the pool while the set lives (DescriptorPool::layouts_)
   std::span<DescriptorRecord> records_;
   uint32_t firstRecord_;
   uint32_t variableCount_;
