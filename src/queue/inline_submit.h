@@ -9,8 +9,12 @@
 //   - a planned hang (submit trigger) or any command trigger (its effect may be a hang at the command);
 //   - vkCmdWaitEvents and vkCmdCopyQueryPoolResults (CommandWork kWorkBlocks): they may wait for the host or
 //     another queue;
-//   - dispatches (kWorkShader): the interpreter may run for seconds and the application keeps its thread while
-//     the "GPU" works, as on a real device; measured in docs/benchmarks.md, "Issue 21".
+//   - dispatches (kWorkShader) unless every one is known to be short: a direct dispatch of a pipeline this queue
+//     has run before, all of them together predicted within kInlineDispatchBudget (queue/dispatch_history.h). The
+//     interpreter may run for seconds and the application keeps its thread while a GPU works; but a short
+//     dispatch handed to the worker costs two thread wake-ups, 10-130 us, against the few microseconds of the
+//     work itself (docs/benchmarks.md, "Issue 21"). Indirect dispatches (the group count is read at execution)
+//     and a pipeline's first dispatch stay on the worker.
 // Draws are counted, not rasterised, and run inline.
 #pragma once
 
@@ -23,11 +27,11 @@ namespace crashtest {
 
 class DeviceExecution;
 
-// The kinds of command that keep a submission on the worker.
-inline constexpr uint8_t kWorkKeptOnWorker = kWorkBlocks | kWorkShader;
+class DispatchHistory;
 
-// The submission's own shape allows running inline (no lock needed; reads its command buffers' CommandWork).
-bool MayRunInline(const Submission& submission);
+// The submission's own shape allows running inline (no lock needed; reads its command buffers' CommandWork and,
+// when they dispatch, walks their streams). `history` is the queue's, read only while the queue is idle.
+bool MayRunInline(const Submission& submission, const DispatchHistory& history);
 
 // Under the device's execution lock: if the device lives and every wait semaphore is signalled now, performs
 // the waits (a binary payload is consumed, as the worker's wait would), clears them from the submission and

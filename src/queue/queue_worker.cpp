@@ -62,7 +62,8 @@ VkResult QueueWorker::Submit(Submission&& submission) {
   // only on this thread. The wait check comes last: it consumes binary payloads, after which the submission
   // must run here.
   if (completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_relaxed) &&
-      MayRunInline(submission) && TakeWaitsIfSignalled(queue_.execution(), submission)) {
+      MayRunInline(submission, executor_.dispatchHistory()) &&
+      TakeWaitsIfSignalled(queue_.execution(), submission)) {
     submission.serial = nextSerial_++;
     TakeHolds(submission);
     submitted_.fetch_add(1, std::memory_order_release);
