@@ -43,7 +43,7 @@ int ReadRunnableThreads() {
   return -1;
 }
 
-std::atomic<int64_t> sampledAt{INT64_MIN};  // Clock ticks (ns) of the last sample
+std::atomic<int64_t> sampledAt{0};  // steady-clock nanoseconds of the last sample; 0: none yet
 std::atomic<bool> idleCore{true};
 // The estimate in nanoseconds; starts at what a futex wake-up costs on an idle x86 machine.
 std::atomic<int64_t> wakeupNs{10'000};
@@ -55,7 +55,8 @@ bool MachineHasIdleCore() {
   int64_t last = sampledAt.load(std::memory_order_relaxed);
   const int64_t interval = std::chrono::nanoseconds(kRunnableSampleInterval).count();
   // One thread samples per interval; the others use the last answer.
-  if (now - last >= interval && sampledAt.compare_exchange_strong(last, now, std::memory_order_relaxed)) {
+  const bool due = last == 0 || now - last >= interval;
+  if (due && sampledAt.compare_exchange_strong(last, now, std::memory_order_relaxed)) {
     const int runnable = ReadRunnableThreads();
     idleCore.store(runnable < 0 || runnable <= UsableCores(), std::memory_order_relaxed);
   }
