@@ -64,6 +64,8 @@ namespace crashtest::bench {
   X(vkCreateDescriptorPool)                \
   X(vkDestroyDescriptorPool)               \
   X(vkAllocateDescriptorSets)              \
+  X(vkFreeDescriptorSets)                  \
+  X(vkResetDescriptorPool)                 \
   X(vkUpdateDescriptorSets)                \
   X(vkCreateRenderPass)                    \
   X(vkDestroyRenderPass)

@@ -56,6 +56,7 @@ void CommandBuffer::Reset(bool release, const char* command) {
   // A queue may still read the stream (held; after a loss the application may reset at once): retire it.
   if (!IsPending() || !RetireIfHeld(false, command)) arena_.Clear(release);
   firstExecute_ = lastExecute_ = nullptr;
+  work_ = 0;
   usage_ = 0;
   error_ = VK_SUCCESS;
   state_.store(State::Initial, std::memory_order_release);

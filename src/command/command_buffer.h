@@ -11,6 +11,7 @@
 
 #include "command/command_arena.h"
 #include "command/command_records.h"
+#include "command/command_work.h"
 #include "common/handle.h"
 #include "common/object.h"
 
@@ -42,8 +43,11 @@ class CommandBuffer : public DispatchableObject {
   T* Record(CommandOp op, size_t payload = 0) {
     T* record = arena_.Append<T>(op, payload);
     if (record == nullptr) [[unlikely]] RecordFailed(op);
+    work_ |= CommandWorkOf(op);  // a constant OR once inlined with a known op
     return record;
   }
+  // The CommandWork kinds of everything recorded since the last reset (not of the secondaries it executes).
+  uint8_t work() const { return work_; }
   // Links a vkCmdExecuteCommands record into the stream's list of them (record::ExecuteCommands::next), which a
   // submission walks to hold the secondaries.
   void NoteExecuteCommands(record::ExecuteCommands* execute);
@@ -90,6 +94,7 @@ class CommandBuffer : public DispatchableObject {
   std::atomic<State> state_{State::Initial};
   VkCommandBufferUsageFlags usage_ = 0;
   VkResult error_ = VK_SUCCESS;
+  uint8_t work_ = 0;  // CommandWork
   CommandArena arena_;
   record::ExecuteCommands* firstExecute_ = nullptr;
   record::ExecuteCommands* lastExecute_ = nullptr;

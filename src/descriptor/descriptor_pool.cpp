@@ -11,25 +11,39 @@
 
 namespace crashtest {
 
+namespace {
+
+// Records of the arena: one per non-inline descriptor the pool holds.
+uint32_t ArenaRecords(const VkDescriptorPoolCreateInfo& info) {
+  uint64_t records = 0;
+  for (uint32_t i = 0; i < info.poolSizeCount; ++i)
+    if (!IsInlineUniformBlock(info.pPoolSizes[i].type)) records += info.pPoolSizes[i].descriptorCount;
+  return static_cast<uint32_t>(std::min<uint64_t>(records, UINT32_MAX - 1));
+}
+
+}  // namespace
+
 DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkAllocationCallbacks* allocator)
     : Object(VK_OBJECT_TYPE_DESCRIPTOR_POOL),
       allocator_(allocator),
       flags_(info.flags),
       maxSets_(info.maxSets),
-      maxInlineBindings_(0) {
-  size_t records = 0;
+      maxInlineBindings_(0),
+      arena_(ArenaRecords(info)),
+      ranges_(static_cast<uint32_t>(arena_.size())) {
   for (uint32_t i = 0; i < info.poolSizeCount; ++i) {
     const VkDescriptorPoolSize& size = info.pPoolSizes[i];
     // Several entries may name the same type; their counts add up.
-    if (TypeCapacity* existing = Capacity(size.type))
+    if (TypeCapacity* existing = Capacity(size.type)) {
       existing->capacity += size.descriptorCount;
-    else
+    } else {
+      if (static_cast<uint32_t>(size.type) < kIndexedTypes && capacities_.size() < kNoCapacity)
+        capacityIndex_[size.type] = static_cast<uint8_t>(capacities_.size());
       capacities_.push_back({size.type, size.descriptorCount, 0});
-    if (!IsInlineUniformBlock(size.type)) records += size.descriptorCount;
+    }
   }
   if (const auto* inlineInfo = FindInChain<VkDescriptorPoolInlineUniformBlockCreateInfo>(info.pNext))
     maxInlineBindings_ = inlineInfo->maxInlineUniformBlockBindings;
-  arena_.resize(records);
   sets_.reserve(maxSets_);
 }
 
@@ -55,18 +69,37 @@ void DescriptorPool::Destroy(DescriptorPool* pool) {
 }
 
 DescriptorPool::TypeCapacity* DescriptorPool::Capacity(VkDescriptorType type) {
+  // The core types index a table (a set's allocation and free look up each of its types); the rest are rare.
+  if (static_cast<uint32_t>(type) < kIndexedTypes) {
+    const uint8_t index = capacityIndex_[type];
+    return index != kNoCapacity ? &capacities_[index] : nullptr;
+  }
   for (TypeCapacity& c : capacities_)
     if (c.type == type) return &c;
   return nullptr;
 }
 
-uint32_t DescriptorPool::FindHole(uint32_t count) const {
-  uint32_t cursor = 0;
-  for (const auto& [first, size] : usedRanges_) {
-    if (first - cursor >= count) return cursor;
-    cursor = first + size;
-  }
-  return arena_.size() - cursor >= count ? cursor : UINT32_MAX;
+void DescriptorPool::UseLayout(DescriptorSetLayout& layout) {
+  for (LayoutUse& use : layouts_)
+    if (use.layout == &layout) {
+      ++use.sets;
+      return;
+    }
+  layouts_.push_back({&layout, 1});  // may throw before the reference is taken
+  layout.Ref();
+}
+
+void DescriptorPool::LeaveLayout(const DescriptorSetLayout& layout) {
+  for (LayoutUse& use : layouts_)
+    if (use.layout == &layout) {
+      if (--use.sets == 0) {
+        DescriptorSetLayout* unused = use.layout;
+        use = layouts_.back();
+        layouts_.pop_back();
+        unused->Unref();  // may delete it: the application destroyed it and this was its last set
+      }
+      return;
+    }
 }
 
 VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out) {
@@ -75,15 +108,15 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
   if (sets_.size() >= maxSets_)
     return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY, "vkAllocateDescriptorSets: pool %llu already holds maxSets (%u) "
                        "sets", static_cast<unsigned long long>(header.id), maxSets_);
-  for (const DescriptorBinding& binding : layout.bindings()) {
-    uint32_t need = layout.DescriptorCount(binding.type, variableCount);
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts()) {
+    const uint32_t need = type.Count(variableCount);
     if (need == 0) continue;
-    TypeCapacity* capacity = Capacity(binding.type);
+    TypeCapacity* capacity = Capacity(type.type);
     if (capacity == nullptr || capacity->capacity - capacity->used < need)
       return ReportError(VK_ERROR_OUT_OF_POOL_MEMORY,
                          "vkAllocateDescriptorSets: pool %llu has %u of the %u descriptors of type %d the set needs",
                          static_cast<unsigned long long>(header.id),
-                         capacity == nullptr ? 0 : capacity->capacity - capacity->used, need, binding.type);
+                         capacity == nullptr ? 0 : capacity->capacity - capacity->used, need, type.type);
   }
   uint32_t inlineBindings = layout.InlineBindingCount();
   if (inlineBindings > maxInlineBindings_ - std::min(usedInlineBindings_, maxInlineBindings_))
@@ -91,18 +124,24 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
                        "uniform block bindings (maxInlineUniformBlockBindings %u)",
                        static_cast<unsigned long long>(header.id), inlineBindings, maxInlineBindings_);
   uint32_t records = layout.RecordCount(variableCount);
-  uint32_t first = FindHole(records);
-  if (first == UINT32_MAX)
+  uint32_t first = ranges_.Allocate(records);
+  if (first == RecordRangeAllocator::kNone)
     return ReportError(VK_ERROR_FRAGMENTED_POOL, "vkAllocateDescriptorSets: pool %llu has the capacity for %u records "
                        "but no contiguous range of that size", static_cast<unsigned long long>(header.id), records);
 
   std::span<DescriptorRecord> range(arena_.data() + first, records);
+  UseLayout(layout);
   auto* set = NewObject<DescriptorSet>(allocator_.get(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, *this, layout, range, first,
                                        variableCount);
-  if (set == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
-  usedRanges_.emplace(first, records);
-  for (TypeCapacity& capacity : capacities_) capacity.used += layout.DescriptorCount(capacity.type, variableCount);
+  if (set == nullptr) {
+    LeaveLayout(layout);
+    ranges_.Free(first, records);
+    return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkAllocateDescriptorSets: allocation failed");
+  }
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts())
+    if (const uint32_t need = type.Count(variableCount); need != 0) Capacity(type.type)->used += need;
   usedInlineBindings_ += inlineBindings;
+  set->poolIndex_ = static_cast<uint32_t>(sets_.size());
   sets_.push_back(set);
   *out = set;
   return VK_SUCCESS;
@@ -139,12 +178,17 @@ VkResult DescriptorPool::Allocate(const VkDescriptorSetAllocateInfo& info, VkDes
 
 void DescriptorPool::Release(DescriptorSet* set) {
   const DescriptorSetLayout& layout = set->layout();
-  for (TypeCapacity& capacity : capacities_)
-    capacity.used -= std::min(capacity.used, layout.DescriptorCount(capacity.type, set->variableCount()));
+  for (const DescriptorSetLayout::TypeCount& type : layout.typeCounts())
+    if (TypeCapacity* capacity = Capacity(type.type))
+      capacity->used -= std::min(capacity->used, type.Count(set->variableCount()));
   usedInlineBindings_ -= std::min(usedInlineBindings_, layout.InlineBindingCount());
-  usedRanges_.erase(set->firstRecord());
-  sets_.erase(std::find(sets_.begin(), sets_.end(), set));
+  ranges_.Free(set->firstRecord(), static_cast<uint32_t>(set->records().size()));
+  DescriptorSet* last = sets_.back();
+  last->poolIndex_ = set->poolIndex_;
+  sets_[set->poolIndex_] = last;
+  sets_.pop_back();
   DeleteObject(allocator_.get(), set);
+  LeaveLayout(layout);
 }
 
 VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
@@ -160,7 +204,9 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
 void DescriptorPool::Reset() {
   for (DescriptorSet* set : sets_) DeleteObject(allocator_.get(), set);
   sets_.clear();
-  usedRanges_.clear();
+  for (const LayoutUse& use : layouts_) use.layout->Unref();
+  layouts_.clear();
+  ranges_.Reset();
   usedInlineBindings_ = 0;
   for (TypeCapacity& capacity : capacities_) capacity.used = 0;
 }

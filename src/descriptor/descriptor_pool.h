@@ -1,7 +1,8 @@
 // VkDescriptorPool: capacity per descriptor type and in sets, and the arena the sets' records live in.
 //
-// The arena holds as many records as the pool has non-inline descriptors; each set takes one contiguous range,
-// first fit. A request within the per-type and maxSets capacity that finds no hole large enough fails with
+// The arena holds as many records as the pool has non-inline descriptors; each set takes one contiguous range
+// (RecordRangeAllocator: exact fit, then the unused end, then the smallest larger range; O(1) per set). A request
+// within the per-type and maxSets capacity that finds no hole large enough fails with
 // VK_ERROR_FRAGMENTED_POOL, as on a GPU whose descriptor heap is fragmented; over capacity is
 // VK_ERROR_OUT_OF_POOL_MEMORY. When every set uses the same number of descriptors the holes always fit, which is
 // the spec's guarantee ("if all sets allocated from the pool since it was created or most recently reset use the
@@ -12,12 +13,12 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "common/handle.h"
 #include "common/object.h"
 #include "descriptor/descriptor_set.h"
+#include "descriptor/record_range_allocator.h"
 #include "descriptor/ref_counted.h"
 
 namespace crashtest {
@@ -57,8 +58,10 @@ class DescriptorPool : public Object {
   VkResult AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out);
   void Release(DescriptorSet* set);
   TypeCapacity* Capacity(VkDescriptorType type);
-  // First fit in the arena; UINT32_MAX when no hole holds `count` records.
-  uint32_t FindHole(uint32_t count) const;
+  // A set of `layout` is about to be created / was deleted: the pool holds one reference on each layout its live
+  // sets use, so a set costs no atomic reference count of its own.
+  void UseLayout(DescriptorSetLayout& layout);
+  void LeaveLayout(const DescriptorSetLayout& layout);
 
   HostAllocator allocator_;  // sets come from the pool's callbacks
   VkDescriptorPoolCreateFlags flags_;
@@ -66,9 +69,20 @@ class DescriptorPool : public Object {
   uint32_t maxInlineBindings_;
   uint32_t usedInlineBindings_ = 0;
   std::vector<TypeCapacity> capacities_;
+  // capacities_ index of each core descriptor type (0 .. INPUT_ATTACHMENT), kNoCapacity when the pool has none.
+  static constexpr uint32_t kIndexedTypes = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT + 1;
+  static constexpr uint8_t kNoCapacity = 0xff;
+  uint8_t capacityIndex_[kIndexedTypes] = {kNoCapacity, kNoCapacity, kNoCapacity, kNoCapacity, kNoCapacity, kNoCapacity,
+                                           kNoCapacity, kNoCapacity, kNoCapacity, kNoCapacity, kNoCapacity};
   std::vector<DescriptorRecord> arena_;  // never resized after creation: sets point into it
-  std::map<uint32_t, uint32_t> usedRanges_;  // first record -> record count, per live set
+  RecordRangeAllocator ranges_;          // which records of arena_ the live sets use
+  // The live sets; each knows its index (DescriptorSet::poolIndex), so a free is a swap with the last, O(1).
   std::vector<DescriptorSet*> sets_;
+  struct LayoutUse {
+    DescriptorSetLayout* layout;
+    uint32_t sets;  // live sets of that layout
+  };
+  std::vector<LayoutUse> layouts_;  // one reference each (RefCounted::Ref), few entries: pools serve few layouts
 };
 
 }  // namespace crashtest

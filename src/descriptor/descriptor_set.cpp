@@ -72,12 +72,12 @@ DescriptorSet::DescriptorSet(DescriptorPool& pool, DescriptorSetLayout& layout, 
       firstRecord_(firstRecord),
       variableCount_(variableCount),
       inlineData_(layout.InlineBytes(variableCount)) {
-  layout_.Ref();
   // A new set's descriptors are undefined; crashtest makes them empty, with the binding's type and its immutable
   // samplers.
   for (const DescriptorBinding& binding : layout.bindings()) {
     if (IsInlineUniformBlock(binding.type)) continue;
-    for (uint32_t i = 0; i < BindingCount(binding); ++i) {
+    const uint32_t count = BindingCount(binding);
+    for (uint32_t i = 0; i < count; ++i) {
       DescriptorRecord& record = records_[binding.firstRecord + i];
       record = DescriptorRecord{binding.type, VK_IMAGE_LAYOUT_UNDEFINED, nullptr, nullptr, nullptr, nullptr, 0, 0};
       if (binding.immutableSamplers != nullptr) record.sampler = &binding.immutableSamplers[i];
@@ -85,7 +85,7 @@ DescriptorSet::DescriptorSet(DescriptorPool& pool, DescriptorSetLayout& layout, 
   }
 }
 
-DescriptorSet::~DescriptorSet() { layout_.Unref(); }
+DescriptorSet::~DescriptorSet() = default;
 
 uint32_t DescriptorSet::BindingCount(const DescriptorBinding& binding) const {
   return &binding == layout_.variableBinding() ? variableCount_ : binding.descriptorCount;

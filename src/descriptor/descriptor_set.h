@@ -82,8 +82,10 @@ class DescriptorSet : public Object {
   VkResult ForEachDescriptor(const char* command, uint32_t binding, uint32_t element, uint32_t count, Visit&& visit);
   VkResult WriteInline(const char* command, uint32_t binding, uint32_t byteOffset, uint32_t size, const void* data);
 
+  friend class DescriptorPool;
+  uint32_t poolIndex_ = 0;  // where the pool lists it (DescriptorPool::sets_)
   DescriptorPool& pool_;
-  DescriptorSetLayout& layout_;  // referenced for the set's life
+  DescriptorSetLayout& layout_;  // kept alive by the pool while the set lives (DescriptorPool::layouts_)
   std::span<DescriptorRecord> records_;
   uint32_t firstRecord_;
   uint32_t variableCount_;

@@ -25,8 +25,6 @@ VkDescriptorBindingFlags BindingFlags(const VkDescriptorSetLayoutCreateInfo& inf
 
 }  // namespace
 
-bool IsInlineUniformBlock(VkDescriptorType type) { return type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK; }
-
 DescriptorSetLayout::DescriptorSetLayout(const VkDescriptorSetLayoutCreateInfo& info,
                                          const VkAllocationCallbacks* allocator)
     : Object(VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT), RefCounted(allocator), flags_(info.flags) {
@@ -58,6 +56,19 @@ DescriptorSetLayout::DescriptorSetLayout(const VkDescriptorSetLayoutCreateInfo& 
       binding.firstRecord = recordCount_;
       recordCount_ += binding.descriptorCount;
     }
+  }
+  if (!bindings_.empty() && (bindings_.back().flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0)
+    variableBinding_ = &bindings_.back();
+  const DescriptorBinding* variable = variableBinding_;
+  for (const DescriptorBinding& binding : bindings_) {
+    if (IsInlineUniformBlock(binding.type) && binding.descriptorCount > 0) ++inlineBindingCount_;
+    auto it = std::find_if(typeCounts_.begin(), typeCounts_.end(),
+                           [&](const TypeCount& t) { return t.type == binding.type; });
+    if (it == typeCounts_.end()) it = typeCounts_.insert(typeCounts_.end(), TypeCount{binding.type, 0, false});
+    if (&binding == variable)
+      it->variable = true;
+    else
+      it->fixed += binding.descriptorCount;
   }
 }
 
@@ -101,12 +112,6 @@ const DescriptorBinding* DescriptorSetLayout::Find(uint32_t binding) const {
   return it != bindings_.end() && it->binding == binding ? &*it : nullptr;
 }
 
-const DescriptorBinding* DescriptorSetLayout::variableBinding() const {
-  if (bindings_.empty() || !(bindings_.back().flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT))
-    return nullptr;
-  return &bindings_.back();
-}
-
 uint32_t DescriptorSetLayout::RecordCount(uint32_t variableCount) const {
   const DescriptorBinding* variable = variableBinding();
   if (variable == nullptr || IsInlineUniformBlock(variable->type)) return recordCount_;
@@ -120,17 +125,9 @@ uint32_t DescriptorSetLayout::InlineBytes(uint32_t variableCount) const {
 }
 
 uint32_t DescriptorSetLayout::DescriptorCount(VkDescriptorType type, uint32_t variableCount) const {
-  const DescriptorBinding* variable = variableBinding();
-  uint32_t count = 0;
-  for (const DescriptorBinding& binding : bindings_)
-    if (binding.type == type) count += &binding == variable ? variableCount : binding.descriptorCount;
-  return count;
-}
-
-uint32_t DescriptorSetLayout::InlineBindingCount() const {
-  return static_cast<uint32_t>(std::count_if(bindings_.begin(), bindings_.end(), [](const DescriptorBinding& b) {
-    return IsInlineUniformBlock(b.type) && b.descriptorCount > 0;
-  }));
+  for (const TypeCount& t : typeCounts_)
+    if (t.type == type) return t.Count(variableCount);
+  return 0;
 }
 
 void GetDescriptorSetLayoutSupport(const Device& device, const VkDescriptorSetLayoutCreateInfo& info,

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "common/spin_wait.h"
+
 namespace crashtest {
 
 void FaultReport::SetDescription(const char* text) {
@@ -32,6 +34,7 @@ void FaultReportQueue::Push(std::span<const FaultReport> reports) {
       ring_[(head_ + size_) % ring_.size()] = report;
       ++size_;
     }
+    pushes_.fetch_add(1, std::memory_order_release);
     wake = waiters_ > 0;
   }
   // Only readers blocked in Take need the (system-call) wake-up; a producer with nobody waiting pays nothing.
@@ -46,12 +49,24 @@ uint32_t FaultReportQueue::Available() const {
 bool FaultReportQueue::WaitForReport(std::unique_lock<std::mutex>& lock, uint64_t timeoutNs) {
   if (size_ > 0) return true;
   if (timeoutNs == 0) return false;
+  // Spin before sleeping only where it pays (common/spin_wait.h): nothing on a machine without an idle core, else
+  // at most the expected wake-up cost.
+  const auto start = std::chrono::steady_clock::now();
+  if (const auto budget = SpinBudget(); budget.count() > 0) {
+    const auto limit = std::chrono::nanoseconds(std::min(timeoutNs, static_cast<uint64_t>(budget.count())));
+    const uint64_t seen = pushes_.load(std::memory_order_acquire);
+    lock.unlock();
+    SpinUntil(start + limit,
+              [&] { return pushes_.load(std::memory_order_acquire) != seen; });
+    lock.lock();
+    if (size_ > 0) return true;
+  }
   ++waiters_;
   // UINT64_MAX means "wait forever"; any other value is a relative timeout in nanoseconds.
   if (timeoutNs == UINT64_MAX) {
     arrived_.wait(lock, [&] { return size_ > 0; });
   } else {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeoutNs);
+    auto deadline = start + std::chrono::nanoseconds(timeoutNs);
     arrived_.wait_until(lock, deadline, [&] { return size_ > 0; });
   }
   --waiters_;

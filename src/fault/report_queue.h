@@ -5,6 +5,7 @@
 
 #include <crashtest/vulkan_compat.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -53,6 +54,7 @@ class FaultReportQueue {
 
   mutable std::mutex mutex_;
   std::condition_variable arrived_;
+  std::atomic<uint64_t> pushes_{0};  // counts Push calls, for readers that spin before sleeping
   std::vector<FaultReport> ring_;
   size_t head_ = 0;   // oldest report
   size_t size_ = 0;   // reports queued

@@ -2,7 +2,7 @@
 // device (fences, semaphores, events, query availability, queue progress) changes state under, and the debug
 // names of its objects. One per device, owned jointly by its queues (every device has at least one queue), so a
 // host wait on several fences or semaphores of the device — any or all — is one condition-variable wait (after a
-// bounded spin, common/spin_wait.h), with no process-wide lock.
+// spin only where it pays, common/spin_wait.h), with no process-wide lock.
 #pragma once
 
 #include <algorithm>
@@ -30,7 +30,7 @@ class DeviceExecution {
     {
       std::lock_guard lock(mutex_);
       change();
-      generation_.fetch_add(1, std::memory_order_release);
+      Changed();
     }
     changed_.notify_all();
   }
@@ -53,21 +53,29 @@ class DeviceExecution {
     constexpr uint64_t kForever = 100ull * 365 * 24 * 3600 * 1000000000ull;
     const auto start = std::chrono::steady_clock::now();
     const auto deadline = start + std::chrono::nanoseconds(std::min(timeoutNs, kForever));
-    // Spin first (common/spin_wait.h): re-check whenever a Publish happened, without the lock in between.
-    const auto spinDeadline = std::min(deadline, start + kSpinBeforeSleep);
-    for (;;) {
-      const uint64_t seen = generation_.load(std::memory_order_acquire);
-      lock.unlock();
-      const bool changed = SpinUntil(
-          spinDeadline, [&] { return generation_.load(std::memory_order_acquire) != seen; });
-      lock.lock();
-      if (!changed) break;
-      if (done()) return ok;
+    // Spin first, only where it pays (common/spin_wait.h): re-check whenever a Publish happened, without the lock
+    // in between. No spin at all on a machine without an idle core.
+    if (const auto budget = SpinBudget(); budget.count() > 0) {
+      const auto spinDeadline = std::min(deadline, start + budget);
+      for (;;) {
+        const uint64_t seen = generation_.load(std::memory_order_acquire);
+        lock.unlock();
+        const bool changed = SpinUntil(
+            spinDeadline, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+        lock.lock();
+        if (!changed) break;
+        if (done()) return ok;
+      }
     }
+    ++sleepers_;
     if (timeoutNs >= kForever)
       changed_.wait(lock, done);
     else
       changed_.wait_until(lock, deadline, done);
+    --sleepers_;
+    // How late this sleeper woke after the change it waited for: the spin budget's estimate (spin_policy.h).
+    if (ok && changeWhileAsleep_ != std::chrono::steady_clock::time_point{})
+      RecordWakeup(std::chrono::steady_clock::now() - changeWhileAsleep_);
     return ok;
   }
 
@@ -97,7 +105,7 @@ class DeviceExecution {
       std::lock_guard lock(mutex_);
       if (lost_.load(std::memory_order_relaxed)) return false;
       change();
-      generation_.fetch_add(1, std::memory_order_release);
+      Changed();
     }
     changed_.notify_all();
     return true;
@@ -142,9 +150,17 @@ class DeviceExecution {
   }
 
  private:
+  // Under the lock, after a change: counts it for spinning waiters, and notes when it happened if a waiter sleeps.
+  void Changed() {
+    generation_.fetch_add(1, std::memory_order_release);
+    changeWhileAsleep_ = sleepers_ != 0 ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  }
+
   std::mutex mutex_;
   std::condition_variable changed_;
   std::atomic<uint64_t> generation_{0};  // counts Publish calls, for waiters that spin before sleeping
+  uint32_t sleepers_ = 0;                // waiters blocked in changed_ (under mutex_)
+  std::chrono::steady_clock::time_point changeWhileAsleep_{};  // the last change while someone slept
   bool stopping_ = false;
   std::atomic<bool> lost_{false};
   ObjectNames names_;

@@ -414,7 +414,13 @@ bool Executor::RunDispatch(CommandOp op, const void* record) {
     base[0] = r->baseX, base[1] = r->baseY, base[2] = r->baseZ;
     groups[0] = r->groupsX, groups[1] = r->groupsY, groups[2] = r->groupsZ;
   }
-  return compute_.Dispatch(base, groups, Where(op));
+  const Pipeline* pipeline = compute_.pipeline();
+  const auto start = std::chrono::steady_clock::now();
+  const bool live = compute_.Dispatch(base, groups, Where(op));
+  if (live && pipeline != nullptr)
+    dispatchHistory_.Record(pipeline->header.id, uint64_t{groups[0]} * groups[1] * groups[2],
+                            std::chrono::steady_clock::now() - start);
+  return live;
 }
 
 void Executor::CountWork(CommandOp op, const void* record) {

@@ -1,8 +1,9 @@
-// Runs recorded command streams on a queue's worker thread: transfers and clears through src/transfer, render-pass
+// Runs recorded command streams for a queue: transfers and clears through src/transfer, render-pass
 // and dynamic-rendering load-op clears, events, queries and timestamps, and dispatches through the shader
 // interpreter (queue/compute_dispatch.h → src/execution). Draws are counted for pipeline-statistics queries but
 // not rasterised yet.
-// One Executor per queue, used only by that queue's worker, so nothing here locks.
+// One Executor per queue, used by one thread at a time — the queue's worker, or the submitting thread for a
+// submission run inline (queue/inline_submit.h) — so nothing here locks.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -15,6 +16,7 @@
 #include "command/command_records.h"
 #include "device/device_description.h"
 #include "queue/compute_dispatch.h"
+#include "queue/dispatch_history.h"
 #include "queue/pipeline_counters.h"
 #include "queue/submission.h"
 
@@ -43,6 +45,8 @@ class Executor {
   // rest is abandoned. The streams are held by the submission (CommandBuffer::Hold) while this reads them.
   bool Execute(const CommandChunk* stream, const HeldStream* secondaries);
   const ExecutionCursor& cursor() const { return cursor_; }
+  // How long each pipeline's dispatches took on this queue (for the inline decision, queue/inline_submit.h).
+  const DispatchHistory& dispatchHistory() const { return dispatchHistory_; }
   // Nanoseconds of the monotonic clock as the queue family's timestamps: ticks of timestampPeriod, masked to
   // timestampValidBits.
   uint64_t Timestamp() const;
@@ -104,6 +108,7 @@ class Executor {
   VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   PipelineCounters counters_{};
   ComputeDispatcher compute_;
+  DispatchHistory dispatchHistory_;
   std::vector<ActiveQuery> activeQueries_;
 };
 

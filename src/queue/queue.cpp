@@ -37,7 +37,7 @@ VkResult Queue::Submit(Submission&& submission) {
     if (!commandFaults_) commandFaults_ = std::make_unique<CommandFaultScanner>(*this);
     commandFaults_->Scan(submission);
   }
-  return worker_->Enqueue(std::move(submission));
+  return worker_->Submit(std::move(submission));
 }
 
 VkResult Queue::WaitIdle() {

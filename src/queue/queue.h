@@ -28,7 +28,8 @@ class Queue : public DispatchableObject {
   // and waiters still blocked (a misuse) are released.
   ~Queue();
 
-  // Hands a submission to the worker: returns at once, work runs asynchronously in submission order.
+  // Runs a submission in submission order: on the calling thread when the queue is idle and the submission has
+  // nothing to wait for (queue/inline_submit.h), else on the queue's worker, returning at once.
   VkResult Submit(Submission&& submission);
   // vkQueueWaitIdle.
   VkResult WaitIdle();

@@ -11,6 +11,7 @@
 #include "fault/fault_engine.h"
 #include "queue/device_execution.h"
 #include "queue/fence.h"
+#include "queue/inline_submit.h"
 #include "queue/queue.h"
 #include "queue/semaphore.h"
 
@@ -27,8 +28,7 @@ QueueWorker::~QueueWorker() {
   if (thread_.joinable()) thread_.join();
 }
 
-VkResult QueueWorker::Enqueue(Submission&& submission) {
-  // Room for the secondaries' holds first: once the holds are taken nothing may fail.
+void QueueWorker::ReserveSecondaries(Submission& submission) {
   size_t secondaryCount = 0;
   for (const SubmitBatch& batch : submission.batches)
     for (const SubmittedCommandBuffer& submitted : batch.commandBuffers)
@@ -36,6 +36,44 @@ VkResult QueueWorker::Enqueue(Submission&& submission) {
            execute = execute->next)
         secondaryCount += execute->count;
   submission.secondaries.reserve(secondaryCount);
+}
+
+void QueueWorker::TakeHolds(Submission& submission) {
+  // Every command buffer the submission executes is held until the queue has read it for the last time
+  // (CommandBuffer::Hold): the application may free or reset it as soon as it sees a loss.
+  for (SubmitBatch& batch : submission.batches)
+    for (SubmittedCommandBuffer& submitted : batch.commandBuffers) {
+      submitted.stream = submitted.commandBuffer->Hold();
+      submitted.firstSecondary = static_cast<uint32_t>(submission.secondaries.size());
+      for (const record::ExecuteCommands* execute = submitted.commandBuffer->firstExecute(); execute != nullptr;
+           execute = execute->next) {
+        CommandBuffer* const* secondaries = PayloadOf<CommandBuffer*>(execute);
+        for (uint32_t i = 0; i < execute->count; ++i)
+          submission.secondaries.push_back(HeldStream{secondaries[i], secondaries[i]->Hold()});
+      }
+      submitted.secondaryCount = static_cast<uint32_t>(submission.secondaries.size()) - submitted.firstSecondary;
+    }
+}
+
+VkResult QueueWorker::Submit(Submission&& submission) {
+  // Room for the secondaries' holds first: once the holds are taken nothing may fail.
+  ReserveSecondaries(submission);
+  // The fast path (queue/inline_submit.h). Idle: everything submitted so far has completed; submitted_ changes
+  // only on this thread. The wait check comes last: it consumes binary payloads, after which the submission
+  // must run here.
+  if (completed_.load(std::memory_order_acquire) == submitted_.load(std::memory_order_relaxed) &&
+      MayRunInline(submission, executor_.dispatchHistory()) &&
+      TakeWaitsIfSignalled(queue_.execution(), submission)) {
+    submission.serial = nextSerial_++;
+    TakeHolds(submission);
+    submitted_.fetch_add(1, std::memory_order_release);
+    Process(submission);
+    return VK_SUCCESS;
+  }
+  return Enqueue(std::move(submission));
+}
+
+VkResult QueueWorker::Enqueue(Submission&& submission) {
   {
     std::lock_guard lock(mutex_);
     if (!thread_.joinable()) {
@@ -48,22 +86,9 @@ VkResult QueueWorker::Enqueue(Submission&& submission) {
     }
     submission.serial = nextSerial_++;
     pending_.push_back(std::move(submission));
-    // Every command buffer the submission executes is held until the worker has read it for the last time
-    // (CommandBuffer::Hold): the application may free or reset it as soon as it sees a loss.
-    Submission& queued = pending_.back();
-    for (SubmitBatch& batch : queued.batches)
-      for (SubmittedCommandBuffer& submitted : batch.commandBuffers) {
-        submitted.stream = submitted.commandBuffer->Hold();
-        submitted.firstSecondary = static_cast<uint32_t>(queued.secondaries.size());
-        for (const record::ExecuteCommands* execute = submitted.commandBuffer->firstExecute(); execute != nullptr;
-             execute = execute->next) {
-          CommandBuffer* const* secondaries = PayloadOf<CommandBuffer*>(execute);
-          for (uint32_t i = 0; i < execute->count; ++i)
-            queued.secondaries.push_back(HeldStream{secondaries[i], secondaries[i]->Hold()});
-        }
-        submitted.secondaryCount = static_cast<uint32_t>(queued.secondaries.size()) - submitted.firstSecondary;
-      }
+    TakeHolds(pending_.back());
     submitted_.fetch_add(1, std::memory_order_release);
+    enqueued_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_one();
   return VK_SUCCESS;
@@ -86,13 +111,16 @@ void QueueWorker::Run() {
     {
       std::unique_lock lock(mutex_);
       if (pending_.empty() && !stop_) {
-        // Spin briefly for the next submission before sleeping (common/spin_wait.h): an app that submits and
-        // waits in a loop then never pays a wake-up.
-        const uint64_t taken = taken_;
-        lock.unlock();
-        SpinUntil(std::chrono::steady_clock::now() + kSpinBeforeSleep,
-                  [&] { return submitted_.load(std::memory_order_acquire) != taken; });
-        lock.lock();
+        // Spin for the next submission before sleeping, only where it pays (common/spin_wait.h): a stream of
+        // submissions the worker must take (semaphore waits, dispatches) then pays no wake-up each, and a busy
+        // machine loses no core to an idle queue.
+        if (const auto budget = SpinBudget(); budget.count() > 0) {
+          const uint64_t taken = taken_;
+          lock.unlock();
+          SpinUntil(std::chrono::steady_clock::now() + budget,
+                    [&] { return enqueued_.load(std::memory_order_acquire) != taken; });
+          lock.lock();
+        }
       }
       wake_.wait(lock, [this] { return stop_ || !pending_.empty(); });
       if (pending_.empty()) return;  // stopping with nothing left

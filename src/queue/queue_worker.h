@@ -1,6 +1,9 @@
-// The worker thread of one queue: takes submissions in order and runs them like a GPU would — asynchronously,
-// waiting on semaphores, executing command buffers, signalling semaphores and the fence. Started at the first
-// submit, joined when the queue is destroyed. Idle waits are condition-variable waits; nothing polls.
+// Runs one queue's submissions in order, like a GPU would: waiting on semaphores, executing command buffers,
+// signalling semaphores and the fence. A submission that has nothing to wait for, on an idle queue, runs on the
+// submitting thread inside vkQueueSubmit (queue/inline_submit.h); every other one goes to the queue's worker
+// thread, started at the first such submit and joined when the queue is destroyed. Either way one thread at a
+// time runs the queue's work (the Executor), and submissions complete in order. Idle waits spin only where it
+// pays (common/spin_wait.h), then block.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -26,11 +29,18 @@ class QueueWorker {
   QueueWorker(const QueueWorker&) = delete;
   QueueWorker& operator=(const QueueWorker&) = delete;
 
-  VkResult Enqueue(Submission&& submission);
+  // vkQueueSubmit / vkQueueSubmit2 (host access to the queue is externally synchronised, so one thread at a
+  // time): runs the submission now, or hands it to the worker.
+  VkResult Submit(Submission&& submission);
   // Until every submission so far has completed.
   void WaitIdle();
 
  private:
+  VkResult Enqueue(Submission&& submission);
+  // Reserves room for the holds of the secondaries the submission executes (may throw; nothing taken yet).
+  static void ReserveSecondaries(Submission& submission);
+  // Holds every command buffer the submission executes (CommandBuffer::Hold); cannot fail.
+  static void TakeHolds(Submission& submission);
   void Run();
   void Process(Submission& submission);
 
@@ -41,10 +51,14 @@ class QueueWorker {
   std::deque<Submission> pending_;
   bool stop_ = false;
   std::thread thread_;
-  uint64_t nextSerial_ = 1;
+  uint64_t nextSerial_ = 1;  // the submitting thread only
+  // Submissions so far (inline or not) and those completed: the queue is idle when they are equal. Process
+  // increments completed_ after its last use of the Executor, so an acquire load of it that sees the queue idle
+  // also sees the worker's work with the Executor done.
   std::atomic<uint64_t> submitted_{0};
-  uint64_t taken_ = 0;  // submissions the worker has taken from pending_ (worker thread only, under mutex_)
   std::atomic<uint64_t> completed_{0};
+  std::atomic<uint64_t> enqueued_{0};  // submissions handed to the worker
+  uint64_t taken_ = 0;  // submissions the worker has taken from pending_ (worker thread only, under mutex_)
 };
 
 }  // namespace crashtest

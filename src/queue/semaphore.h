@@ -34,6 +34,14 @@ class Semaphore : public Object {
   // Queue-side wait: until a timeline reaches `value`, or until a binary semaphore is signalled (then consumes
   // the signal). False only when the device is being destroyed.
   bool WaitOnQueue(uint64_t value);
+  // With the device's execution lock held: whether a queue-side wait for `value` would return at once.
+  bool ReadyLocked(uint64_t value) const {
+    return timeline() ? value_.load(std::memory_order_acquire) >= value : value_.load(std::memory_order_acquire) != 0;
+  }
+  // With the lock held, after ReadyLocked: what that wait does (a binary semaphore's payload is consumed).
+  void ConsumeLocked() {
+    if (!timeline()) value_.store(0, std::memory_order_release);
+  }
   DeviceExecution& execution() const { return execution_; }
 
  private:
