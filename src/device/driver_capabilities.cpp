@@ -44,6 +44,11 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_SHADER_FLOAT16_INT8),
     CT_EXTENSION(VK_KHR_SHADER_INTEGER_DOT_PRODUCT),
     CT_EXTENSION(VK_KHR_STORAGE_BUFFER_STORAGE_CLASS),
+    // Images, samplers and texel buffers in shaders (src/sampling): mirror-clamp-to-edge addressing, min/max
+    // reduction, robust image access (texels outside an image read as zero and are not written).
+    CT_EXTENSION(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE),
+    CT_EXTENSION(VK_EXT_SAMPLER_FILTER_MINMAX),
+    CT_EXTENSION(VK_EXT_IMAGE_ROBUSTNESS),
     // Layout rules: buffer accesses follow the module's explicit offsets and strides byte by byte, whatever
     // alignment the rules allow (execution/type_layout.cpp).
     CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
@@ -132,6 +137,20 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFeatures.shaderUniformBufferArrayDynamicIndexing",
     "VkPhysicalDeviceFeatures.shaderStorageBufferArrayDynamicIndexing",
     "VkPhysicalDeviceScalarBlockLayoutFeatures.scalarBlockLayout",
+    // Images, samplers and texel buffers in shaders (src/sampling, src/execution/ops/ops_image.cpp,
+    // tests/execution/image_differential_test.cpp): cube arrays, every storage format with or without a format in
+    // the shader, dynamically indexed descriptor arrays, the MinLod image operand, mirror-clamp-to-edge.
+    "VkPhysicalDeviceFeatures.imageCubeArray",
+    "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
+    "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
+    "VkPhysicalDeviceFeatures.shaderStorageImageWriteWithoutFormat",
+    "VkPhysicalDeviceFeatures.shaderSampledImageArrayDynamicIndexing",
+    "VkPhysicalDeviceFeatures.shaderStorageImageArrayDynamicIndexing",
+    "VkPhysicalDeviceFeatures.shaderResourceMinLod",
+    "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
+    "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
+    "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",
+    "VkPhysicalDeviceVulkan12Features.samplerFilterMinmax",
     // Shader features: the compiler lowers what they allow (tests/pipeline), and statistics are computed for it.
     // Like robustBufferAccess, image robustness is a promise the interpreter keeps once shaders run.
     "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess",

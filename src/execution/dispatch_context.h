@@ -7,6 +7,7 @@
 
 #include "execution/bindings.h"
 #include "execution/executable.h"
+#include "sampling/image_descriptor.h"
 
 namespace crashtest::execution {
 
@@ -21,6 +22,7 @@ struct DispatchContext {
   const Executable* exe = nullptr;
   const BufferRange* buffers = nullptr;  // exe->bufferSlots entries; [0] is the push-constant block
   const AddressMap* addresses = nullptr;
+  const sampling::ImageTableEntry* images = nullptr;  // exe->imageSlots entries
   OutOfRangeMode outOfRange = OutOfRangeMode::Fault;
   uint32_t width = 32;                   // the subgroup size
   uint32_t base[3] = {0, 0, 0};          // vkCmdDispatchBase's base workgroup

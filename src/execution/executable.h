@@ -11,6 +11,9 @@
 //   StorageBuffer, Uniform, PushConstant  (descriptor slot << 40) | byte offset in that descriptor's range
 //   PhysicalStorageBuffer                 the device address
 //   Workgroup                             word offset in the workgroup's memory
+//   UniformConstant (images, samplers)    the index of the descriptor in the dispatch's image table
+//   Image (OpImageTexelPointer)           ((table index + 1) << 40) | byte offset of the texel from the view's
+//                                         first texel; byte offset 2^40 - 1 for a texel outside the image
 //   Function, Private, Input, Output      word offset in the invocation's private memory
 // Buffer memory has the application's explicit layout (Offset, ArrayStride, MatrixStride decorations); workgroup
 // and private memory use the slot layout (one word per slot), so a load from them copies slots.
@@ -91,6 +94,36 @@ struct BufferBinding {
   uint32_t global = 0;   // IR global index, for messages
 };
 
+// An image, sampler or texel-buffer descriptor the shader reads: entries [firstSlot, firstSlot + count) of the
+// dispatch's image table (sampling::ImageTableEntry). An image or sampler value is its entry's index in one slot;
+// a sampled image is two slots (the image's entry, then the sampler's; both the same for a combined descriptor).
+struct ImageBinding {
+  uint32_t set = 0, binding = 0;
+  uint32_t firstSlot = 0, count = 1;
+  uint32_t global = 0;  // IR global index, for messages
+};
+
+inline constexpr uint32_t kNoSlot = 0xffffffffu;
+
+// The operands of one image instruction beyond the image (Op::a) and the coordinate (Op::b): which optional image
+// operands it has (their slots, kNoSlot when absent) and how to read and write values.
+struct ImageInstruction {
+  uint8_t dim = 1;               // spv::Dim of the image type
+  bool arrayed = false;
+  bool multisampled = false;
+  bool proj = false;             // the Proj variants: coordinates are divided by their last component
+  bool compare = false;          // the Dref variants
+  bool gather = false;           // OpImageGather / OpImageDrefGather
+  bool integerCoordinates = false;
+  uint8_t coordinateCount = 0;   // components of the coordinate operand
+  uint8_t valueCount = 4;        // components of the result (or of the texel written)
+  uint8_t valueKind = 0;         // the result's (or written texel's) Scalar (lane_access.h)
+  uint8_t gradCount = 0, offsetCount = 0;
+  uint32_t dref = kNoSlot, texel = kNoSlot, component = kNoSlot;
+  uint32_t lod = kNoSlot, bias = kNoSlot, gradX = kNoSlot, gradY = kNoSlot, offset = kNoSlot, sample = kNoSlot,
+           minLod = kNoSlot;
+};
+
 // A built-in input variable, written into each invocation's private memory before it starts.
 struct BuiltinInput {
   uint32_t builtIn = 0;  // spv::BuiltIn
@@ -130,6 +163,9 @@ struct Executable {
   uint32_t sharedWords = 0;                  // per workgroup
   std::vector<BufferBinding> buffers;
   uint32_t bufferSlots = 1;                  // descriptor slots, push constants included (fixed-size arrays)
+  std::vector<ImageBinding> images;
+  uint32_t imageSlots = 0;                   // entries of the image table (fixed-size arrays)
+  std::vector<ImageInstruction> imageInstructions;
   std::vector<BuiltinInput> builtins;
   bool usesBarriers = false;
   bool usesSubgroupOps = false;

@@ -72,6 +72,8 @@ class Builder {
   bool EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitAtomic(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t> operands);
+  bool EmitImage(const ir::Instruction& inst, std::span<const uint32_t> operands);
+  const ir::Type* ImageTypeOf(ir::ValueId v) const;
 
   const ir::Module& m_;
   Executable& x_;
@@ -185,13 +187,31 @@ bool Builder::AssignGlobals() {
         if (global.initializer != kNone) privateInits_.push_back({global.value, global.initializer});
         break;
       }
-      default: {
-        // Images, samplers and acceleration structures: only a failure when the shader uses them (the IR passes
-        // drop unused globals).
-        const char* what = global.storageClass == spv::StorageClassUniformConstant ? "an image or sampler"
-                                                                                    : "a variable of this storage class";
-        return FailText(std::string(what) + " (\"" + global.name + "\")");
+      case spv::StorageClassUniformConstant: {
+        // Images, samplers, sampled images and texel buffers (or arrays of them): entries of the image table.
+        const ir::Type* t = &m_.types[pointee];
+        ImageBinding binding;
+        binding.set = global.set, binding.binding = global.binding;
+        binding.global = static_cast<uint32_t>(g);
+        if (t->kind == ir::TypeKind::Array) {
+          binding.count = t->count;
+          t = &m_.types[t->element];
+        } else if (t->kind == ir::TypeKind::RuntimeArray) {
+          return FailText("a runtime-sized array of image or sampler descriptors (\"" + global.name + "\")");
+        }
+        if (t->kind != ir::TypeKind::Image && t->kind != ir::TypeKind::Sampler &&
+            t->kind != ir::TypeKind::SampledImage)
+          return FailText("a UniformConstant variable that is not an image or sampler (\"" + global.name + "\")");
+        binding.firstSlot = x_.imageSlots;
+        x_.imageSlots += binding.count;
+        x_.images.push_back(binding);
+        initial = binding.firstSlot;
+        break;
       }
+      default:
+        // Acceleration structures and the like: only a failure when the shader uses them (the IR passes drop
+        // unused globals).
+        return FailText("a variable of this storage class (\"" + global.name + "\")");
     }
     slot_[global.value] = NewSlots(2);
     x_.constantWords.resize(x_.slotCount, 0);
@@ -624,6 +644,24 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
     case spv::OpMemoryBarrier:
       // Workgroup memory belongs to one host thread; buffer atomics are sequentially consistent.
       return true;
+    case spv::OpSampledImage: {
+      const uint32_t firstExtra = static_cast<uint32_t>(x_.extra.size());
+      x_.extra.push_back(slot(0));
+      x_.extra.push_back(slot(1));
+      Emit(&ops::Shuffle, dst, 0, 0, 0, 2, firstExtra);
+      return true;
+    }
+    case spv::OpImage:
+      Emit(&ops::Copy, dst, slot(0), 0, 0, 1, 0);
+      return true;
+    case spv::OpImageSampleImplicitLod: case spv::OpImageSampleExplicitLod: case spv::OpImageSampleDrefImplicitLod:
+    case spv::OpImageSampleDrefExplicitLod: case spv::OpImageSampleProjImplicitLod:
+    case spv::OpImageSampleProjExplicitLod: case spv::OpImageSampleProjDrefImplicitLod:
+    case spv::OpImageSampleProjDrefExplicitLod: case spv::OpImageFetch: case spv::OpImageGather:
+    case spv::OpImageDrefGather: case spv::OpImageRead: case spv::OpImageWrite: case spv::OpImageQuerySizeLod:
+    case spv::OpImageQuerySize: case spv::OpImageQueryLevels: case spv::OpImageQuerySamples:
+    case spv::OpImageTexelPointer:
+      return EmitImage(inst, operands);
     case spv::OpAtomicLoad: case spv::OpAtomicStore: case spv::OpAtomicExchange: case spv::OpAtomicCompareExchange:
     case spv::OpAtomicIIncrement: case spv::OpAtomicIDecrement: case spv::OpAtomicIAdd: case spv::OpAtomicISub:
     case spv::OpAtomicSMin: case spv::OpAtomicUMin: case spv::OpAtomicSMax: case spv::OpAtomicUMax:
@@ -652,6 +690,11 @@ bool Builder::EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::Valu
   const ir::Type& pointerType = TypeOf(pointer);
   const uint32_t storageClass = pointerType.storageClass;
   const uint32_t slots = layout_.Slots(pointerType.element);
+  if (storageClass == spv::StorageClassUniformConstant && !store) {
+    // Loading an image, sampler or sampled image: its table index (twice for a combined image sampler).
+    Emit(&ops::LoadDescriptor, resultSlot, slot_[pointer], 0, 0, slots, 0);
+    return true;
+  }
   OpHandler fn = store ? ops::Store(storageClass) : ops::Load(storageClass);
   if (fn == nullptr) return Fail(inst, store ? "a store to this storage class:" : "a load from this storage class:");
   uint32_t access = 0;
@@ -738,7 +781,10 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
       }
       case ir::TypeKind::Array:
       case ir::TypeKind::RuntimeArray: {
-        uint64_t stride = explicitLayout ? type.arrayStride : layout_.Slots(type.element);
+        // Arrays of descriptors step one table entry per element.
+        uint64_t stride = explicitLayout                                     ? type.arrayStride
+                          : storageClass == spv::StorageClassUniformConstant ? 1
+                                                                             : layout_.Slots(type.element);
         if (explicitLayout && stride == 0) return Fail(inst, "an array without ArrayStride in");
         add(index, stride);
         t = type.element;
@@ -900,6 +946,138 @@ bool Builder::EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t
   }
 }
 
+
+// The image type behind an image, sampled image or pointer to either.
+const ir::Type* Builder::ImageTypeOf(ir::ValueId v) const {
+  const ir::Type* t = &TypeOf(v);
+  while (t->kind == ir::TypeKind::Pointer || t->kind == ir::TypeKind::Array) t = &m_.types[t->element];
+  if (t->kind == ir::TypeKind::SampledImage) t = &m_.types[t->element];
+  return t->kind == ir::TypeKind::Image ? t : nullptr;
+}
+
+// Image instructions: the fixed operands, then the optional image operands in the order of their mask bits
+// (SPIR-V 2.2 "Image Operands": Bias, Lod, Grad (two), ConstOffset, Offset, ConstOffsets, Sample, MinLod,
+// MakeTexelAvailable and MakeTexelVisible (a scope each), then operands without ids, Offsets).
+bool Builder::EmitImage(const ir::Instruction& inst, std::span<const uint32_t> operands) {
+  auto values = operands.first(inst.valueCount);
+  auto literals = operands.subspan(inst.valueCount);
+  const spv::Op op = static_cast<spv::Op>(inst.op);
+  const ir::Type* image = ImageTypeOf(values[0]);
+  if (image == nullptr) return Fail(inst, "an image operand of an unexpected type in");
+  ImageInstruction ii;
+  ii.dim = static_cast<uint8_t>(image->image[0]);
+  ii.arrayed = image->image[2] != 0;
+  ii.multisampled = image->image[3] != 0;
+  if (ii.dim == spv::DimSubpassData) return Fail(inst, "a subpass input (graphics only) in");
+  const uint32_t dst = inst.result != kNone ? slot_[inst.result] : 0;
+  Scalar kind = Scalar::F32;
+  if (inst.type != kNone) layout_.ScalarOf(inst.type, &kind);
+  auto addInstruction = [&]() {
+    x_.imageInstructions.push_back(ii);
+    return static_cast<uint32_t>(x_.imageInstructions.size() - 1);
+  };
+
+  switch (op) {
+    case spv::OpImageQuerySizeLod: case spv::OpImageQuerySize:
+      if (op == spv::OpImageQuerySizeLod) ii.lod = slot_[values[1]];
+      Emit(&ops::ImageQuerySize, dst, slot_[values[0]], 0, 0, layout_.Components(inst.type), addInstruction());
+      return true;
+    case spv::OpImageQueryLevels:
+      Emit(&ops::ImageQueryLevels, dst, slot_[values[0]], 0, 0, 1, 0);
+      return true;
+    case spv::OpImageQuerySamples:
+      Emit(&ops::ImageQuerySamples, dst, slot_[values[0]], 0, 0, 1, 0);
+      return true;
+    default:
+      break;
+  }
+
+  // Fixed operands after the image and the coordinate.
+  size_t next = 2;
+  const ir::TypeId coordinate = m_.values[values[1]].type;
+  ii.coordinateCount = static_cast<uint8_t>(layout_.Components(coordinate));
+  Scalar coordinateKind = Scalar::F32;
+  layout_.ScalarOf(coordinate, &coordinateKind);
+  if (BitsOf(coordinateKind) != 32) return Fail(inst, "coordinates that are not 32-bit in");
+  ii.integerCoordinates = !IsFloat(coordinateKind);
+  switch (op) {
+    case spv::OpImageSampleDrefImplicitLod: case spv::OpImageSampleDrefExplicitLod:
+    case spv::OpImageSampleProjDrefImplicitLod: case spv::OpImageSampleProjDrefExplicitLod:
+    case spv::OpImageDrefGather:
+      ii.dref = slot_[values[next++]];
+      ii.compare = true;
+      break;
+    case spv::OpImageGather:
+      ii.component = slot_[values[next++]];
+      break;
+    case spv::OpImageWrite: {
+      const ir::ValueId texel = values[next++];
+      ii.texel = slot_[texel];
+      ii.valueCount = static_cast<uint8_t>(layout_.Components(m_.values[texel].type));
+      layout_.ScalarOf(m_.values[texel].type, &kind);
+      break;
+    }
+    case spv::OpImageTexelPointer:
+      if (values.size() > 2 && ii.multisampled) ii.sample = slot_[values[2]];
+      next = values.size();
+      break;
+    default:
+      break;
+  }
+  ii.proj = op == spv::OpImageSampleProjImplicitLod || op == spv::OpImageSampleProjExplicitLod ||
+            op == spv::OpImageSampleProjDrefImplicitLod || op == spv::OpImageSampleProjDrefExplicitLod;
+  ii.gather = op == spv::OpImageGather || op == spv::OpImageDrefGather;
+
+  // Optional image operands.
+  const uint32_t mask = literals.empty() || op == spv::OpImageTexelPointer ? 0u : literals[0];
+  auto take = [&]() { return next < values.size() ? slot_[values[next++]] : kNoSlot; };
+  auto components = [&]() { return next < values.size() ? layout_.Components(m_.values[values[next]].type) : 0u; };
+  if (mask & spv::ImageOperandsBiasMask) ii.bias = take();
+  if (mask & spv::ImageOperandsLodMask) ii.lod = take();
+  if (mask & spv::ImageOperandsGradMask) {
+    ii.gradCount = static_cast<uint8_t>(components());
+    ii.gradX = take();
+    ii.gradY = take();
+  }
+  if (mask & spv::ImageOperandsConstOffsetMask) {
+    ii.offsetCount = static_cast<uint8_t>(components());
+    ii.offset = take();
+  }
+  if (mask & spv::ImageOperandsOffsetMask) {
+    ii.offsetCount = static_cast<uint8_t>(components());
+    ii.offset = take();
+  }
+  if (mask & spv::ImageOperandsConstOffsetsMask) return Fail(inst, "ConstOffsets (four gather offsets) in");
+  if (mask & spv::ImageOperandsSampleMask) ii.sample = take();
+  if (mask & spv::ImageOperandsMinLodMask) ii.minLod = take();
+  if (mask & 0x10000u) return Fail(inst, "the Offsets image operand in");
+  // MakeTexelAvailable/Visible scopes, NonPrivate, Volatile, SignExtend, ZeroExtend, Nontemporal: execution is
+  // in order and coherent already; texels convert by the view's format.
+
+  if (op != spv::OpImageWrite) {
+    if (BitsOf(kind) > 32) return Fail(inst, "a 64-bit texel result in");
+    ii.valueCount = static_cast<uint8_t>(std::min(4u, layout_.Components(inst.type)));
+  } else if (BitsOf(kind) > 32) {
+    return Fail(inst, "a 64-bit texel in");
+  }
+  ii.valueKind = static_cast<uint8_t>(kind);
+
+  switch (op) {
+    case spv::OpImageRead: case spv::OpImageFetch:
+      Emit(&ops::ImageRead, dst, slot_[values[0]], slot_[values[1]], 0, ii.valueCount, addInstruction());
+      return true;
+    case spv::OpImageWrite:
+      Emit(&ops::ImageWrite, 0, slot_[values[0]], slot_[values[1]], 0, ii.valueCount, addInstruction());
+      return true;
+    case spv::OpImageTexelPointer:
+      Emit(&ops::ImageTexelPointer, dst, slot_[values[0]], slot_[values[1]], 0, 2, addInstruction());
+      return true;
+    default:
+      if (ii.integerCoordinates && ii.dim != spv::DimRect) return Fail(inst, "integer sampling coordinates in");
+      Emit(&ops::ImageSample, dst, slot_[values[0]], slot_[values[1]], 0, ii.valueCount, addInstruction());
+      return true;
+  }
+}
 }  // namespace
 
 std::shared_ptr<const Executable> BuildExecutable(const ir::Module& module, std::string* message) {

@@ -22,6 +22,11 @@ uint32_t TypeLayout::Compute(ir::TypeId type) {
       for (ir::TypeId member : t.members) slots += Compute(member);
       break;
     case ir::TypeKind::Pointer: slots = 2; break;
+    // Descriptor values: an index into the dispatch's image table; a sampled image holds the image's and the
+    // sampler's (executable.h).
+    case ir::TypeKind::Image:
+    case ir::TypeKind::Sampler: slots = 1; break;
+    case ir::TypeKind::SampledImage: slots = 2; break;
     default: slots = 0; break;
   }
   slots_[type] = slots;

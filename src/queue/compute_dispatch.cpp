@@ -24,6 +24,7 @@
 #include "pipeline/spirv_tables.h"
 #include "queue/device_execution.h"
 #include "queue/queue.h"
+#include "queue/sampling_bindings.h"
 #include "statistics/shader_statistics.h"
 
 namespace crashtest {
@@ -149,11 +150,36 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
     }
   }
 
+  // The image table: images, samplers and texel buffers, one entry per descriptor the shader declares.
+  std::vector<sampling::ImageTableEntry> images(exe.imageSlots);
+  std::string unsupported;
+  const float maxLodBias = device.physicalDevice().description().properties.limits.maxSamplerLodBias;
+  for (const execution::ImageBinding& binding : exe.images) {
+    const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
+    if (bound == nullptr || bound->set == nullptr) continue;
+    for (uint32_t e = 0; e < binding.count; ++e) {
+      const DescriptorRecord* record = bound->set->Find(binding.binding, e);
+      if (record == nullptr) continue;
+      sampling::ImageTableEntry& entry = images[binding.firstSlot + e];
+      if (record->sampler != nullptr) entry.sampler = DescribeSampler(*record->sampler, maxLodBias);
+      if (record->imageView != nullptr) entry.image = DescribeImageView(*record->imageView, &unsupported);
+      if (record->texelBufferView != nullptr) entry.image = DescribeBufferView(*record->texelBufferView, &unsupported);
+    }
+  }
+  if (!unsupported.empty()) {
+    // Skipped rather than run with zeros in place of texels the engine cannot decode.
+    if (warned_.insert(pipeline_).second)
+      CT_WARN("%s: the compute shader \"%s\" is not executed (the interpreter does not read %s yet); its dispatches "
+              "are skipped", where.c_str(), stage.entryPoint.c_str(), unsupported.c_str());
+    return true;
+  }
+
   DeviceAddressMap addresses(device);
   execution::DispatchContext context;
   context.exe = &exe;
   context.buffers = buffers.data();
   context.addresses = &addresses;
+  context.images = images.data();
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   context.outOfRange = device.enabledFeatures().robustBufferAccess ? execution::OutOfRangeMode::Robust
                        : options.shaderFaults == ShaderFaultMode::Masked ? execution::OutOfRangeMode::Masked

@@ -6,10 +6,13 @@
 
 #include "common/log.h"
 #include "format/format_info.h"
-#include "transfer/color_codec.h"
+#include "format/color_codec.h"
 #include "transfer/surface_ops.h"
 
 namespace crashtest::transfer {
+
+using format::ColorCodec;
+using format::ValueKind;
 
 namespace {
 

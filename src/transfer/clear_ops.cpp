@@ -5,11 +5,14 @@
 
 #include "common/log.h"
 #include "format/format_info.h"
-#include "transfer/color_codec.h"
+#include "format/color_codec.h"
 #include "transfer/surface_ops.h"
-#include "transfer/texel_codec.h"
+#include "format/texel_codec.h"
 
 namespace crashtest::transfer {
+
+using format::ColorCodec;
+using format::EncodeDepth;
 
 namespace {
 

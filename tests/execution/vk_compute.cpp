@@ -1,5 +1,7 @@
 #include "vk_compute.h"
 
+#include "vk_compute_images.h"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -81,6 +83,8 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     d->features_.shaderInt64 = supported.shaderInt64;
     d->features_.shaderFloat64 = supported.shaderFloat64;
     d->features_.shaderInt16 = supported.shaderInt16;
+    d->features_.imageCubeArray = supported.imageCubeArray;
+    d->features_.shaderStorageImageExtendedFormats = supported.shaderStorageImageExtendedFormats;
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = d->family_;
@@ -111,6 +115,9 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;
     std::vector<const char*> enabled;
     if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
+    // The image tests sample with MIRROR_CLAMP_TO_EDGE, which needs the extension (or the 1.2 feature).
+    if (d->hasExtension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
+      enabled.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
     info.pNext = &address;
     info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
     info.ppEnabledExtensionNames = enabled.data();
@@ -159,6 +166,7 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
   VkCommandPool commandPool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   uint32_t setCount = 0;
+  ImageResources images(device_, queue_, family_, memory_);
 
   auto fail = [&](const char* call, VkResult r) {
     out.error = Failed(call, r);
@@ -216,6 +224,15 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       out.addresses.push_back(addressValue);
     }
     if (!ok) break;
+    // Images, texel buffers and samplers.
+    if (!job.images.empty() && !images.Create(job.images, &out.error)) {
+      out.result = VK_ERROR_UNKNOWN;
+      break;
+    }
+    for (const ImageSpec& spec : job.images) {
+      setBindings[spec.set].push_back(ImageResources::LayoutBinding(spec));
+      setCount = std::max(setCount, spec.set + 1);
+    }
     // Layouts and sets.
     std::vector<VkDescriptorPoolSize> sizes;
     for (auto& [set, bindings] : setBindings) {
@@ -250,6 +267,7 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       alloc.pSetLayouts = layouts;
       r = vkAllocateDescriptorSets(device_, &alloc, sets.data());
       if (r != VK_SUCCESS) { fail("vkAllocateDescriptorSets", r); break; }
+      images.WriteDescriptors(job.images, sets);
       for (size_t b = 0; b < job.buffers.size(); ++b) {
         const BufferSpec& spec = job.buffers[b];
         if (spec.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
@@ -363,6 +381,10 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       }
     }
     if (r != VK_SUCCESS) break;
+    if (!job.images.empty() && !images.ReadBack(job.images, &out.images, &out.error)) {
+      out.result = VK_ERROR_UNKNOWN;
+      break;
+    }
     out.buffers.resize(job.buffers.size());
     for (size_t b = 0; b < job.buffers.size(); ++b)
       for (const Allocation& a : allocations[b]) {

@@ -22,9 +22,32 @@ struct BufferSpec {
   bool freeBeforeSubmit = false;   // its memory is freed after recording, before the submission
 };
 
+// An image, texel buffer or sampler descriptor (vk_compute_images.cpp). Images are created in optimal tiling,
+// filled through a staging buffer and read back the same way after the dispatch.
+struct ImageSpec {
+  uint32_t set = 0, binding = 0;
+  // STORAGE_IMAGE, SAMPLED_IMAGE, COMBINED_IMAGE_SAMPLER, SAMPLER, UNIFORM_TEXEL_BUFFER or STORAGE_TEXEL_BUFFER.
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+  VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  VkImageViewType viewType = VK_IMAGE_VIEW_TYPE_2D;
+  VkExtent3D extent{16, 16, 1};  // texel buffers: width texels
+  uint32_t levels = 1, layers = 1;
+  // Every level in order, each with all its layers, tightly packed as vkCmdCopyBufferToImage reads them (texel
+  // buffers: the texels). Missing words are zero.
+  std::vector<uint32_t> contents;
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};  // COMBINED_IMAGE_SAMPLER and SAMPLER
+  VkComponentMapping components{};
+};
+
+// Bytes of one texel of the formats the harness handles (0 for others).
+uint32_t TexelBytes(VkFormat format);
+// Words of an ImageSpec's contents: every level and layer.
+size_t ImageWords(const ImageSpec& spec);
+
 struct ComputeJob {
   std::vector<uint32_t> spirv;
   std::vector<BufferSpec> buffers;
+  std::vector<ImageSpec> images;
   std::vector<uint32_t> pushConstants;  // words, pushed at offset 0
   uint32_t groups[3] = {1, 1, 1};
   uint32_t requiredSubgroupSize = 0;    // 0: the device's
@@ -34,6 +57,7 @@ struct ComputeResult {
   VkResult result = VK_SUCCESS;  // of the submission and wait
   std::string error;             // set up failed (the message names the call)
   std::vector<std::vector<std::vector<uint32_t>>> buffers;  // [buffer spec][descriptor] contents after the run
+  std::vector<std::vector<uint32_t>> images;  // [image spec] contents after the run (samplers: empty)
   std::vector<uint64_t> addresses;  // device address of each spec's first buffer (0 without buffer device address)
   // After VK_ERROR_DEVICE_LOST on a device with VK_EXT_device_fault: vkGetDeviceFaultInfoEXT's answer.
   std::string faultDescription;

@@ -7,7 +7,7 @@
 
 #include "test_surfaces.h"
 #include "transfer/surface_ops.h"
-#include "transfer/texel_codec.h"
+#include "format/texel_codec.h"
 
 namespace crashtest::transfer::test {
 namespace {

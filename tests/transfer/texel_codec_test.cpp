@@ -6,10 +6,10 @@
 #include <cstring>
 
 #include "format/format_info.h"
-#include "transfer/color_codec.h"
-#include "transfer/texel_codec.h"
+#include "format/color_codec.h"
+#include "format/texel_codec.h"
 
-namespace crashtest::transfer {
+namespace crashtest::format {
 namespace {
 
 template <typename T>
@@ -157,4 +157,4 @@ TEST(TexelCodec, RoundTripEveryUncompressedColourFormat) {
 }
 
 }  // namespace
-}  // namespace crashtest::transfer
+}  // namespace crashtest::format

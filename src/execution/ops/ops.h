@@ -4,6 +4,7 @@
 // shader (division by zero, over-wide shifts, out-of-range conversions) gives a defined value, never host UB.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "execution/executable.h"
@@ -48,6 +49,20 @@ void ArrayLength(const Op& op, SubgroupState& s);
 OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar kind);
 void Barrier(const Op& op, SubgroupState& s);         // OpControlBarrier with Workgroup execution scope
 void Nothing(const Op& op, SubgroupState& s);         // memory barriers: execution is already in order
+
+// ops_image.cpp. a = the image (or sampled image, or for texel pointers the image variable's pointer), b = the
+// coordinate, aux = the index of the instruction's ImageInstruction (executable.h); results in n components.
+void LoadDescriptor(const Op& op, SubgroupState& s);    // dst (n slots) = the table index of pointer a
+void ImageRead(const Op& op, SubgroupState& s);         // OpImageRead and OpImageFetch
+void ImageWrite(const Op& op, SubgroupState& s);
+void ImageSample(const Op& op, SubgroupState& s);       // OpImageSample*, OpImageGather, OpImageDrefGather
+void ImageQuerySize(const Op& op, SubgroupState& s);    // OpImageQuerySize(Lod): n components
+void ImageQueryLevels(const Op& op, SubgroupState& s);
+void ImageQuerySamples(const Op& op, SubgroupState& s);
+void ImageTexelPointer(const Op& op, SubgroupState& s);
+// The host bytes an Image-storage-class pointer (OpImageTexelPointer) designates, or nullptr for a texel outside
+// the image or an unbound descriptor.
+std::byte* ImageTexelHost(const SubgroupState& s, uint64_t pointer, uint64_t bytes);
 
 // ops_subgroup.cpp
 OpHandler Subgroup(uint32_t spvOp, uint32_t groupOperation, Scalar kind);

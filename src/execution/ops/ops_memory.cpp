@@ -49,6 +49,7 @@ bool OutOfRange(SubgroupState& s, const Op& op, uint32_t lane, uint64_t address,
 // range (after OutOfRange decided; *stop is set when the subgroup must stop).
 std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64_t p, uint64_t bytes, uint32_t lane,
                    bool write, bool* stop) {
+  if (storageClass == spv::StorageClassImage) return ImageTexelHost(s, p, bytes);  // bounds-checked, never a fault
   if (storageClass == spv::StorageClassPhysicalStorageBuffer) {
     if (!s.cachedRange.Contains(p, bytes)) {
       bool freed = false;
@@ -401,6 +402,7 @@ OpHandler AtomicIn(uint32_t storageClass, Scalar k) {
     case spv::StorageClassUniform: return AtomicFor<SpvOp, spv::StorageClassUniform>(k);
     case spv::StorageClassPhysicalStorageBuffer: return AtomicFor<SpvOp, spv::StorageClassPhysicalStorageBuffer>(k);
     case spv::StorageClassWorkgroup: return AtomicFor<SpvOp, spv::StorageClassWorkgroup>(k);
+    case spv::StorageClassImage: return AtomicFor<SpvOp, spv::StorageClassImage>(k);
     case spv::StorageClassFunction:
     case spv::StorageClassPrivate: return AtomicFor<SpvOp, spv::StorageClassFunction>(k);
     default: return nullptr;

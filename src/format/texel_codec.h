@@ -1,4 +1,5 @@
-// Conversion between the bytes of one texel block and RGBA values, for clears, blits and resolves. Covers every
+// Conversion between the bytes of one texel block and RGBA values, for clears, blits, resolves and the
+// shader engine's image reads, writes and sampling (src/execution, src/sampling). Covers every
 // uncompressed single-plane colour format whose block is one texel, the depth aspects (D16, D24 in 4 bytes, D32)
 // and S8 stencil, as crashtest stores them (one plane per aspect, laid out like vkCmdCopyImageToBuffer's buffer).
 #pragma once
@@ -8,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace crashtest::transfer {
+namespace crashtest::format {
 
 // What a format's values are in the shader-facing representation (Vulkan 1.3 "Texel Input Operations"): float for
 // UNORM/SNORM/USCALED/SSCALED/UFLOAT/SFLOAT/SRGB (and depth), uint32 for UINT (and stencil), int32 for SINT.
@@ -40,4 +41,4 @@ float LinearToSrgb(float linear);
 float HalfToFloat(uint16_t half);
 uint16_t FloatToHalf(float value);
 
-}  // namespace crashtest::transfer
+}  // namespace crashtest::format

@@ -8,12 +8,13 @@
 #include <cstdint>
 
 #include "format/format_info.h"
-#include "transfer/texel_codec.h"
+#include "format/texel_codec.h"
 
-namespace crashtest::transfer {
+namespace crashtest::format {
 
 class ColorCodec {
  public:
+  ColorCodec() = default;  // invalid until assigned one built for a format
   explicit ColorCodec(VkFormat format);
 
   // False for formats the codec cannot convert (compressed, multi-planar, 422-packed, depth/stencil, unknown).
@@ -43,4 +44,4 @@ class ColorCodec {
   Component components_[4] = {};
 };
 
-}  // namespace crashtest::transfer
+}  // namespace crashtest::format

@@ -1,4 +1,4 @@
-#include "transfer/texel_codec.h"
+#include "format/texel_codec.h"
 
 #include <algorithm>
 #include <bit>
@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "format/format_info.h"
-#include "transfer/color_codec.h"
+#include "format/color_codec.h"
 
-namespace crashtest::transfer {
+namespace crashtest::format {
 
 namespace {
 
@@ -333,4 +333,4 @@ void EncodeDepth(VkFormat format, float depth, std::byte* texel) {
   WriteWord(texel, component.bits == 16 ? 2 : 4, raw);
 }
 
-}  // namespace crashtest::transfer
+}  // namespace crashtest::format

@@ -1,0 +1,270 @@
+// Image operations: loading descriptors, image reads, writes and fetches, sampling, queries and texel pointers for
+// image atomics. An image value is an index into the dispatch's image table (executable.h); the texel work itself
+// is src/sampling's. Image and texel-buffer accesses are bounds-checked as a GPU's image descriptors are: a texel
+// outside the image reads as zero and is not written ("Integer Texel Coordinate Validation"; robustImageAccess's
+// behaviour), never a host access out of range and never a device fault.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "execution/dispatch_context.h"
+#include "execution/ops/ops.h"
+#include "sampling/sampler.h"
+#include "sampling/texel_access.h"
+
+namespace crashtest::execution::ops {
+namespace {
+
+constexpr uint64_t kOffsetMask = (uint64_t{1} << 40) - 1;
+
+const sampling::ImageTableEntry* Entry(const SubgroupState& s, uint32_t index) {
+  return index < s.exe->imageSlots && s.dispatch->images != nullptr ? &s.dispatch->images[index] : nullptr;
+}
+
+float AsFloat(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+// Component c of lane l of a 32-bit (or 16-bit) operand as a texel word of the requested kind.
+uint32_t ReadWord(const uint32_t* value, uint32_t w, uint32_t c, uint32_t l, Scalar kind) {
+  const uint32_t word = value[static_cast<size_t>(c) * w + l];
+  switch (kind) {
+    case Scalar::F16: return std::bit_cast<uint32_t>(HalfToFloat(word));
+    case Scalar::S16: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(word)));
+    case Scalar::S8: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(word)));
+    default: return word;
+  }
+}
+
+void WriteWord(uint32_t* result, uint32_t w, uint32_t c, uint32_t l, Scalar kind, uint32_t word) {
+  uint32_t& out = result[static_cast<size_t>(c) * w + l];
+  switch (kind) {
+    case Scalar::F16: out = FloatToHalf(AsFloat(word)); break;
+    case Scalar::U16: case Scalar::S16: out = word & 0xffffu; break;
+    case Scalar::U8: case Scalar::S8: out = word & 0xffu; break;
+    default: out = word; break;
+  }
+}
+
+// Integer texel coordinates from the coordinate operand: x, y, z and the layer (cube faces count as layers).
+struct TexelCoordinates {
+  int32_t x = 0, y = 0, z = 0, layer = 0;
+};
+
+TexelCoordinates IntegerCoordinates(const ImageInstruction& ii, const uint32_t* coord, const uint32_t* offset,
+                                    uint32_t w, uint32_t l) {
+  int32_t c[4] = {0, 0, 0, 0};
+  for (uint32_t k = 0; k < ii.coordinateCount && k < 4; ++k) c[k] = static_cast<int32_t>(coord[k * w + l]);
+  if (offset != nullptr)
+    for (uint32_t k = 0; k < ii.offsetCount && k < 3; ++k) c[k] += static_cast<int32_t>(offset[k * w + l]);
+  TexelCoordinates t;
+  switch (static_cast<sampling::Dim>(ii.dim)) {
+    case sampling::Dim::k1D: case sampling::Dim::kBuffer:
+      t.x = c[0];
+      if (ii.arrayed) t.layer = c[1];
+      break;
+    case sampling::Dim::k3D:
+      t.x = c[0], t.y = c[1], t.z = c[2];
+      break;
+    case sampling::Dim::kCube:  // storage cubes are addressed as layers: z = face + 6 * cube
+      t.x = c[0], t.y = c[1], t.layer = c[2];
+      break;
+    default:
+      t.x = c[0], t.y = c[1];
+      if (ii.arrayed) t.layer = c[2];
+      break;
+  }
+  return t;
+}
+
+const uint32_t* OptionalSlot(const SubgroupState& s, uint32_t slot) {
+  return slot == kNoSlot ? nullptr : s.Slot(slot);
+}
+
+}  // namespace
+
+void LoadDescriptor(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t* pointer = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t k = 0; k < op.n; ++k)
+    for (uint32_t l = 0; l < w; ++l) d[k * w + l] = Blend(s.laneMask[l], pointer[l], d[k * w + l]);
+}
+
+void ImageRead(const Op& op, SubgroupState& s) {
+  const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
+  const uint32_t w = s.width;
+  const uint32_t* image = s.Slot(op.a);
+  const uint32_t* coord = s.Slot(op.b);
+  const uint32_t* lod = OptionalSlot(s, ii.lod);
+  const uint32_t* sample = OptionalSlot(s, ii.sample);
+  const uint32_t* offset = OptionalSlot(s, ii.offset);
+  const Scalar kind = static_cast<Scalar>(ii.valueKind);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    sampling::Texel texel;
+    if (entry != nullptr) {
+      const TexelCoordinates t = IntegerCoordinates(ii, coord, offset, w, l);
+      const uint32_t level = lod != nullptr ? lod[l] : 0;
+      const std::byte* at = sampling::TexelAddress(entry->image, level, t.x, t.y, t.z, t.layer,
+                                                   sample != nullptr ? sample[l] : 0);
+      if (at != nullptr) texel = sampling::Swizzled(entry->image, sampling::ReadTexel(entry->image, at));
+    }
+    for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
+  });
+}
+
+void ImageWrite(const Op& op, SubgroupState& s) {
+  const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
+  const uint32_t w = s.width;
+  const uint32_t* image = s.Slot(op.a);
+  const uint32_t* coord = s.Slot(op.b);
+  const uint32_t* value = s.Slot(ii.texel);
+  const uint32_t* sample = OptionalSlot(s, ii.sample);
+  const Scalar kind = static_cast<Scalar>(ii.valueKind);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    if (entry == nullptr) return;
+    const TexelCoordinates t = IntegerCoordinates(ii, coord, nullptr, w, l);
+    std::byte* at = sampling::TexelAddress(entry->image, 0, t.x, t.y, t.z, t.layer, sample != nullptr ? sample[l] : 0);
+    if (at == nullptr) return;  // outside the image: the write is discarded
+    sampling::Texel texel;
+    for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c) texel.v[c] = ReadWord(value, w, c, l, kind);
+    sampling::WriteTexel(entry->image, texel, at);
+  });
+}
+
+void ImageSample(const Op& op, SubgroupState& s) {
+  const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
+  const uint32_t w = s.width;
+  const uint32_t* images = s.Slot(op.a);
+  const uint32_t* samplers = images + w;
+  const uint32_t* coord = s.Slot(op.b);
+  const uint32_t* lod = OptionalSlot(s, ii.lod);
+  const uint32_t* bias = OptionalSlot(s, ii.bias);
+  const uint32_t* minLod = OptionalSlot(s, ii.minLod);
+  const uint32_t* gradX = OptionalSlot(s, ii.gradX);
+  const uint32_t* gradY = OptionalSlot(s, ii.gradY);
+  const uint32_t* offset = OptionalSlot(s, ii.offset);
+  const uint32_t* dref = OptionalSlot(s, ii.dref);
+  const uint32_t* component = OptionalSlot(s, ii.component);
+  const Scalar kind = static_cast<Scalar>(ii.valueKind);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* image = Entry(s, images[l]);
+    const sampling::ImageTableEntry* sampler = Entry(s, samplers[l]);
+    sampling::Texel texel;
+    if (image != nullptr && sampler != nullptr) {
+      sampling::SampleRequest request;
+      request.dim = static_cast<sampling::Dim>(ii.dim);
+      request.arrayed = ii.arrayed;
+      for (uint32_t k = 0; k < ii.coordinateCount && k < 4; ++k) {
+        const uint32_t word = coord[k * w + l];
+        request.coord[k] = ii.integerCoordinates ? static_cast<float>(static_cast<int32_t>(word)) : AsFloat(word);
+      }
+      if (ii.proj && ii.coordinateCount > 1) {
+        // "the coordinates are divided by the last component" (OpImageSampleProj*).
+        const float q = request.coord[ii.coordinateCount - 1];
+        for (uint32_t k = 0; k + 1 < ii.coordinateCount; ++k) request.coord[k] /= q;
+      }
+      if (lod != nullptr) request.lod = AsFloat(lod[l]);
+      if (gradX != nullptr) {
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < ii.gradCount && k < 3; ++k) {
+          dx[k] = AsFloat(gradX[k * w + l]);
+          dy[k] = AsFloat(gradY[k * w + l]);
+        }
+        request.lod = sampling::LodFromGradients(image->image, request.dim, dx, dy, ii.gradCount);
+      }
+      if (bias != nullptr) request.bias = AsFloat(bias[l]);
+      if (minLod != nullptr) request.minLod = AsFloat(minLod[l]);
+      if (offset != nullptr)
+        for (uint32_t k = 0; k < ii.offsetCount && k < 3; ++k) request.offset[k] = static_cast<int32_t>(offset[k * w + l]);
+      if (dref != nullptr) {
+        request.compare = true;
+        request.dref = AsFloat(dref[l]);
+      }
+      if (ii.gather) request.gatherComponent = component != nullptr ? static_cast<int32_t>(component[l] & 3) : 0;
+      texel = sampling::Sample(image->image, sampler->sampler, request);
+    }
+    for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
+  });
+}
+
+void ImageQuerySize(const Op& op, SubgroupState& s) {
+  const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
+  const uint32_t w = s.width;
+  const uint32_t* image = s.Slot(op.a);
+  const uint32_t* lod = OptionalSlot(s, ii.lod);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    uint32_t size[4] = {0, 0, 0, 0};
+    if (entry != nullptr && entry->image.bound) {
+      const sampling::ImageDescriptor& view = entry->image;
+      const uint32_t level = lod != nullptr ? lod[l] : 0;
+      if (view.texelBuffer) {
+        size[0] = view.level[0].width;
+      } else if (level < view.levels) {
+        const sampling::LevelView& v = view.level[level];
+        const uint32_t layers = view.cube ? view.layers / 6 : view.layers;
+        switch (static_cast<sampling::Dim>(ii.dim)) {
+          case sampling::Dim::k1D: size[0] = v.width, size[1] = layers; break;
+          case sampling::Dim::k3D: size[0] = v.width, size[1] = v.height, size[2] = v.depth; break;
+          default: size[0] = v.width, size[1] = v.height, size[2] = layers; break;
+        }
+      }
+    }
+    for (uint32_t c = 0; c < op.n; ++c) d[c * w + l] = size[c];
+  });
+}
+
+void ImageQueryLevels(const Op& op, SubgroupState& s) {
+  const uint32_t* image = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    d[l] = entry != nullptr && entry->image.bound ? entry->image.levels : 0;
+  });
+}
+
+void ImageQuerySamples(const Op& op, SubgroupState& s) {
+  const uint32_t* image = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    d[l] = entry != nullptr && entry->image.bound ? entry->image.samples : 0;
+  });
+}
+
+void ImageTexelPointer(const Op& op, SubgroupState& s) {
+  const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
+  const uint32_t w = s.width;
+  const uint32_t* image = s.Slot(op.a);  // the image variable's pointer: its low word is the table index
+  const uint32_t* coord = s.Slot(op.b);
+  const uint32_t* sample = OptionalSlot(s, ii.sample);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    const sampling::ImageTableEntry* entry = Entry(s, image[l]);
+    uint64_t pointer = kOffsetMask;
+    if (entry != nullptr) {
+      const TexelCoordinates t = IntegerCoordinates(ii, coord, nullptr, w, l);
+      const std::byte* at = sampling::TexelAddress(entry->image, 0, t.x, t.y, t.z, t.layer,
+                                                   sample != nullptr ? sample[l] : 0);
+      const uint64_t offset = at != nullptr ? static_cast<uint64_t>(at - entry->image.level[0].base) : kOffsetMask;
+      pointer = (uint64_t{image[l]} + 1) << 40 | std::min(offset, kOffsetMask);
+    }
+    d[l] = static_cast<uint32_t>(pointer);
+    d[w + l] = static_cast<uint32_t>(pointer >> 32);
+  });
+}
+
+std::byte* ImageTexelHost(const SubgroupState& s, uint64_t pointer, uint64_t bytes) {
+  const uint64_t index = pointer >> 40;
+  const uint64_t offset = pointer & kOffsetMask;
+  if (index == 0 || offset == kOffsetMask) return nullptr;
+  const sampling::ImageTableEntry* entry = Entry(s, static_cast<uint32_t>(index - 1));
+  if (entry == nullptr || !entry->image.bound || bytes > entry->image.texelBytes) return nullptr;
+  return entry->image.level[0].base + offset;
+}
+
+}  // namespace crashtest::execution::ops

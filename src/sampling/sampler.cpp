@@ -1,0 +1,295 @@
+// The steps follow Vulkan 1.3 chapter 16 in order: 16.5 (cube map face selection), 16.6 (level-of-detail selection),
+// 16.7 (unnormalised texel coordinates, wrapping), 16.3 (texel replacement: the border colour), 16.8 (filtering and
+// reduction), 16.3.1 (depth comparison) and the component swizzle.
+#include "sampling/sampler.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace crashtest::sampling {
+namespace {
+
+float F(uint32_t bits) { return std::bit_cast<float>(bits); }
+uint32_t Bits(float value) { return std::bit_cast<uint32_t>(value); }
+
+uint32_t DimensionCount(Dim dim) {
+  switch (dim) {
+    case Dim::k1D: case Dim::kBuffer: return 1;
+    case Dim::k3D: case Dim::kCube: return 3;
+    default: return 2;
+  }
+}
+
+// "mirror(n) = n when n >= 0, else -(1 + n)" (16.7.2).
+int32_t Mirror(int32_t n) { return n >= 0 ? n : -(1 + n); }
+
+// Wrapping of one integer texel coordinate (Table "Texel coordinate wrapping"); *border is set when the texel lies
+// outside with CLAMP_TO_BORDER.
+int32_t Wrap(int32_t i, int32_t size, VkSamplerAddressMode mode, bool* border) {
+  switch (mode) {
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      const int32_t m = i % size;
+      return m < 0 ? m + size : m;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+      int32_t t = i % (2 * size);
+      if (t < 0) t += 2 * size;
+      return (size - 1) - Mirror(t - size);
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+      if (i < 0 || i >= size) *border = true;
+      return i;
+    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE:
+      return std::clamp(Mirror(i), 0, size - 1);
+    default:  // CLAMP_TO_EDGE
+      return std::clamp(i, 0, size - 1);
+  }
+}
+
+bool Compare(VkCompareOp op, float reference, float texel) {
+  // "D_ref OP D" with the sampler's compareOp (16.3.1 "Depth Compare Operation").
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return false;
+    case VK_COMPARE_OP_LESS: return reference < texel;
+    case VK_COMPARE_OP_EQUAL: return reference == texel;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= texel;
+    case VK_COMPARE_OP_GREATER: return reference > texel;
+    case VK_COMPARE_OP_NOT_EQUAL: return reference != texel;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= texel;
+    default: return true;  // ALWAYS
+  }
+}
+
+// Where the sample is taken, after cube face selection and layer selection.
+struct Location {
+  float coord[3] = {0, 0, 0};  // s, t, r (normalised unless the sampler is unnormalised)
+  uint32_t dims = 2;
+  int32_t layer = 0;
+  bool cube = false;
+};
+
+Location Locate(const ImageDescriptor& image, const SampleRequest& request) {
+  Location where;
+  where.dims = DimensionCount(request.dim);
+  if (request.dim == Dim::kCube) {
+    // Table "Cube map face selection and transformations": the major axis picks the face; ties go to z, then y.
+    const float rx = request.coord[0], ry = request.coord[1], rz = request.coord[2];
+    const float ax = std::fabs(rx), ay = std::fabs(ry), az = std::fabs(rz);
+    int32_t face;
+    float sc, tc, ma;
+    if (az >= ax && az >= ay) {
+      face = rz >= 0 ? 4 : 5, sc = rz >= 0 ? rx : -rx, tc = -ry, ma = az;
+    } else if (ay >= ax) {
+      face = ry >= 0 ? 2 : 3, sc = rx, tc = ry >= 0 ? rz : -rz, ma = ay;
+    } else {
+      face = rx >= 0 ? 0 : 1, sc = rx >= 0 ? -rz : rz, tc = -ry, ma = ax;
+    }
+    const float inv = ma > 0 ? 1.0f / ma : 0.0f;
+    where.coord[0] = 0.5f * (sc * inv + 1.0f);
+    where.coord[1] = 0.5f * (tc * inv + 1.0f);
+    where.dims = 2;
+    where.cube = true;
+    int32_t cubeIndex = 0;
+    if (request.arrayed) {
+      const float layer = std::nearbyint(request.coord[3]);
+      const int32_t cubes = static_cast<int32_t>(image.layers / 6);
+      cubeIndex = std::clamp(static_cast<int32_t>(std::clamp(layer, -1.0f, 65536.0f)), 0, std::max(cubes - 1, 0));
+    }
+    where.layer = face + 6 * cubeIndex;
+    return where;
+  }
+  for (uint32_t i = 0; i < where.dims; ++i) where.coord[i] = request.coord[i];
+  if (request.arrayed) {
+    // "layer = clamp(RNE(a), 0, layerCount - 1)" (16.5.3, array layer selection).
+    const float layer = std::nearbyint(request.coord[where.dims]);
+    where.layer = std::clamp(static_cast<int32_t>(std::clamp(layer, -1.0f, 65536.0f)), 0,
+                             std::max(static_cast<int32_t>(image.layers) - 1, 0));
+  }
+  return where;
+}
+
+class LevelSampler {
+ public:
+  LevelSampler(const ImageDescriptor& image, const SamplerDescriptor& sampler, const SampleRequest& request,
+               const Location& where)
+      : image_(image), sampler_(sampler), request_(request), where_(where) {}
+
+  // One texel after wrapping and border replacement, with the depth comparison applied for Dref requests.
+  Texel Tap(uint32_t level, int32_t x, int32_t y, int32_t z) const {
+    const LevelView& l = image_.level[level];
+    const int32_t size[3] = {static_cast<int32_t>(l.width), static_cast<int32_t>(l.height),
+                             static_cast<int32_t>(l.depth)};
+    int32_t c[3] = {x, where_.dims > 1 ? y : 0, where_.dims > 2 ? z : 0};
+    bool border = false;
+    for (uint32_t i = 0; i < where_.dims; ++i) {
+      // "Cube images ignore the address modes and behave as CLAMP_TO_EDGE" within the selected face.
+      const VkSamplerAddressMode mode =
+          where_.cube ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : sampler_.address[i];
+      c[i] = Wrap(c[i], std::max(size[i], 1), mode, &border);
+    }
+    Texel texel;
+    if (border) {
+      for (int k = 0; k < 4; ++k) texel.v[k] = sampler_.border.uint32[k];
+    } else {
+      const std::byte* at = TexelAddress(image_, level, c[0], c[1], c[2], where_.layer, 0);
+      if (at != nullptr) texel = ReadTexel(image_, at);
+    }
+    if (request_.compare) {
+      float reference = request_.dref;
+      if (image_.unormDepth) reference = std::clamp(reference, 0.0f, 1.0f);
+      Texel result;
+      result.v[0] = Bits(Compare(sampler_.compareOp, reference, F(texel.v[0])) ? 1.0f : 0.0f);
+      return result;
+    }
+    return texel;
+  }
+
+  // The texel coordinates of `level` before wrapping: u, v, w plus the offsets.
+  void Scaled(uint32_t level, float out[3]) const {
+    const LevelView& l = image_.level[level];
+    const float size[3] = {static_cast<float>(l.width), static_cast<float>(l.height), static_cast<float>(l.depth)};
+    for (uint32_t i = 0; i < 3; ++i) {
+      const float c = i < where_.dims ? where_.coord[i] : 0.0f;
+      out[i] = (sampler_.unnormalized ? c : c * size[i]) + static_cast<float>(where_.cube ? 0 : request_.offset[i]);
+    }
+  }
+
+  Texel Filter(uint32_t level, VkFilter filter) const {
+    float u[3];
+    Scaled(level, u);
+    const bool integer = image_.kind != format::ValueKind::kFloat && !request_.compare;
+    if (filter == VK_FILTER_NEAREST || integer) {
+      // "i = floor(u)" (16.7.3, nearest filtering).
+      return Tap(level, Floor(u[0]), Floor(u[1]), Floor(u[2]));
+    }
+    // Linear: i0 = floor(u - 0.5), i1 = i0 + 1, alpha = frac(u - 0.5), per dimension.
+    int32_t i0[3] = {0, 0, 0};
+    float alpha[3] = {0, 0, 0};
+    for (uint32_t d = 0; d < where_.dims; ++d) {
+      const float shifted = u[d] - 0.5f;
+      const float base = std::floor(shifted);
+      i0[d] = Clamp32(base);
+      alpha[d] = shifted - base;
+    }
+    const uint32_t taps = 1u << where_.dims;
+    float sum[4] = {0, 0, 0, 0};
+    float low[4], high[4];
+    bool any = false;
+    for (uint32_t t = 0; t < taps; ++t) {
+      float weight = 1.0f;
+      int32_t c[3] = {i0[0], i0[1], i0[2]};
+      for (uint32_t d = 0; d < where_.dims; ++d) {
+        const bool upper = (t >> d) & 1;
+        c[d] += upper ? 1 : 0;
+        weight *= upper ? alpha[d] : 1.0f - alpha[d];
+      }
+      const Texel texel = Tap(level, c[0], c[1], c[2]);
+      if (sampler_.reduction == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
+        for (int k = 0; k < 4; ++k) sum[k] += weight * F(texel.v[k]);
+      } else if (weight != 0.0f) {
+        // "the component-wise minimum (maximum) of values in the footprint with non-zero weights".
+        for (int k = 0; k < 4; ++k) {
+          const float value = F(texel.v[k]);
+          low[k] = any ? std::min(low[k], value) : value;
+          high[k] = any ? std::max(high[k], value) : value;
+        }
+        any = true;
+      }
+    }
+    Texel out;
+    const float* result = sampler_.reduction == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE ? sum
+                          : sampler_.reduction == VK_SAMPLER_REDUCTION_MODE_MIN            ? low
+                                                                                            : high;
+    for (int k = 0; k < 4; ++k) out.v[k] = Bits(any || result == sum ? result[k] : 0.0f);
+    return out;
+  }
+
+  // OpImageGather / OpImageDrefGather: the 2x2 footprint of linear filtering at the base level, in the order
+  // (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+  Texel Gather(uint32_t component) const {
+    float u[3];
+    Scaled(0, u);
+    const int32_t i0 = Floor(u[0] - 0.5f), j0 = Floor(u[1] - 0.5f);
+    const int32_t order[4][2] = {{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}};
+    Texel out;
+    for (int k = 0; k < 4; ++k) {
+      const Texel tap = Tap(0, order[k][0], order[k][1], 0);
+      out.v[k] = request_.compare ? tap.v[0] : Swizzled(image_, tap).v[component & 3];
+    }
+    return out;
+  }
+
+ private:
+  static int32_t Clamp32(float value) {
+    // Coordinates far outside any image wrap or clamp to the same texels; keep the conversion defined.
+    return static_cast<int32_t>(std::clamp(value, -16777216.0f, 16777216.0f));
+  }
+  static int32_t Floor(float value) { return std::isnan(value) ? 0 : Clamp32(std::floor(value)); }
+
+  const ImageDescriptor& image_;
+  const SamplerDescriptor& sampler_;
+  const SampleRequest& request_;
+  const Location& where_;
+};
+
+Texel Lerp(const Texel& a, const Texel& b, float delta) {
+  Texel out;
+  for (int k = 0; k < 4; ++k) out.v[k] = Bits(F(a.v[k]) * (1.0f - delta) + F(b.v[k]) * delta);
+  return out;
+}
+
+}  // namespace
+
+Texel Sample(const ImageDescriptor& image, const SamplerDescriptor& sampler, const SampleRequest& request) {
+  if (!image.bound || !sampler.bound || image.levels == 0 || image.texelBuffer) return ZeroTexel();
+  const Location where = Locate(image, request);
+  LevelSampler level(image, sampler, request, where);
+  if (request.gatherComponent >= 0) return level.Gather(static_cast<uint32_t>(request.gatherComponent));
+
+  // 16.6.7 "Level-of-Detail Operation": lambda' = lambda_base + clamp(sampler bias + shader bias, ±maxSamplerLodBias),
+  // lambda = clamp(lambda', max(minLod, MinLod operand), maxLod).
+  float lambda = request.lod + std::clamp(sampler.mipLodBias + request.bias, -sampler.maxLodBias, sampler.maxLodBias);
+  const float lowest = std::max(sampler.minLod, request.minLod);
+  if (std::isnan(lambda)) lambda = lowest;
+  lambda = std::min(std::max(lambda, lowest), sampler.maxLod);
+  const VkFilter filter = lambda <= 0.0f ? sampler.magFilter : sampler.minFilter;
+  const uint32_t q = image.levels - 1;
+  auto finish = [&](const Texel& texel) { return request.compare ? texel : Swizzled(image, texel); };
+  if (sampler.unnormalized || q == 0) return finish(level.Filter(0, filter));
+  // 16.6.8 "Image Level(s) Selection": d' = clamp(lambda, 0, q) relative to the view's base level (and the view's
+  // minimum LOD).
+  const float dPrime = std::clamp(std::max(lambda, image.minLod), 0.0f, static_cast<float>(q));
+  Texel result;
+  if (sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_NEAREST) {
+    const uint32_t d = dPrime <= 0.5f ? 0u : static_cast<uint32_t>(std::ceil(dPrime + 0.5f)) - 1u;
+    result = level.Filter(std::min(d, q), filter);
+  } else {
+    const uint32_t high = static_cast<uint32_t>(std::floor(dPrime));
+    const uint32_t low = std::min(high + 1, q);
+    const float delta = dPrime - static_cast<float>(high);
+    result = level.Filter(high, filter);
+    if (delta > 0.0f && image.kind == format::ValueKind::kFloat)
+      result = Lerp(result, level.Filter(low, filter), delta);
+  }
+  return finish(result);
+}
+
+float LodFromGradients(const ImageDescriptor& image, Dim dim, const float dx[3], const float dy[3],
+                       uint32_t count) {
+  if (!image.bound || image.levels == 0) return 0.0f;
+  const LevelView& base = image.level[0];
+  const float size[3] = {static_cast<float>(base.width), static_cast<float>(base.height),
+                         static_cast<float>(base.depth)};
+  const uint32_t dims = std::min(count, dim == Dim::kCube ? 3u : DimensionCount(dim));
+  float x = 0, y = 0;
+  for (uint32_t i = 0; i < dims; ++i) {
+    const float scale = dim == Dim::kCube ? size[0] * 0.5f : size[i];
+    x += dx[i] * scale * dx[i] * scale;
+    y += dy[i] * scale * dy[i] * scale;
+  }
+  const float rho = std::sqrt(std::max(x, y));
+  return rho > 0.0f ? std::log2(rho) : -128.0f;
+}
+
+}  // namespace crashtest::sampling

@@ -1,0 +1,66 @@
+#include "sampling/texel_access.h"
+
+#include <bit>
+#include <cstring>
+
+#include "format/texel_codec.h"
+
+namespace crashtest::sampling {
+
+std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+                        uint32_t sample) {
+  if (!image.bound || level >= image.levels) return nullptr;
+  const LevelView& l = image.level[level];
+  if (image.texelBuffer) {
+    if (x < 0 || static_cast<uint32_t>(x) >= l.width) return nullptr;
+    return l.base + static_cast<uint64_t>(static_cast<uint32_t>(x)) * image.texelBytes;
+  }
+  if (x < 0 || y < 0 || z < 0 || layer < 0 || static_cast<uint32_t>(x) >= l.width ||
+      static_cast<uint32_t>(y) >= l.height || static_cast<uint32_t>(z) >= l.depth ||
+      static_cast<uint32_t>(layer) >= image.layers || sample >= image.samples)
+    return nullptr;
+  return l.base + static_cast<uint64_t>(static_cast<uint32_t>(layer)) * l.layerPitch +
+         static_cast<uint64_t>(static_cast<uint32_t>(z)) * l.depthPitch +
+         static_cast<uint64_t>(static_cast<uint32_t>(y)) * l.rowPitch +
+         (static_cast<uint64_t>(static_cast<uint32_t>(x)) * image.samples + sample) * image.texelBytes;
+}
+
+Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel) {
+  Texel out;
+  switch (image.aspect) {
+    case Aspect::kDepth:
+      out.v[0] = std::bit_cast<uint32_t>(format::DecodeDepth(image.format, texel));
+      out.v[3] = std::bit_cast<uint32_t>(1.0f);
+      return out;
+    case Aspect::kStencil:
+      out.v[0] = static_cast<uint32_t>(static_cast<uint8_t>(*texel));
+      out.v[3] = 1;
+      return out;
+    case Aspect::kColor: {
+      const VkClearColorValue value = image.codec.Decode(texel);
+      std::memcpy(out.v, value.uint32, sizeof out.v);
+      return out;
+    }
+  }
+  return out;
+}
+
+Texel Swizzled(const ImageDescriptor& image, const Texel& texel) {
+  const bool isFloat = image.kind == format::ValueKind::kFloat;
+  const uint32_t one = isFloat ? std::bit_cast<uint32_t>(1.0f) : 1u;
+  Texel out;
+  for (int c = 0; c < 4; ++c) {
+    const uint8_t pick = image.swizzle[c];
+    out.v[c] = pick < 4 ? texel.v[pick] : pick == kSwizzleOne ? one : 0u;
+  }
+  return out;
+}
+
+void WriteTexel(const ImageDescriptor& image, const Texel& value, std::byte* texel) {
+  if (image.aspect != Aspect::kColor || !image.codec.valid()) return;
+  VkClearColorValue color;
+  std::memcpy(color.uint32, value.v, sizeof value.v);
+  image.codec.Encode(color, texel);
+}
+
+}  // namespace crashtest::sampling

@@ -1,0 +1,38 @@
+// Integer-coordinate texel access for image reads, writes, fetches and atomics: address validation ("Integer
+// Texel Coordinate Validation", Vulkan 1.3, 16.5), decoding into the shader's RGBA representation ("Conversion to
+// RGBA", "Component Swizzle") and encoding for stores ("Texel Output Format Conversion").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sampling/image_descriptor.h"
+
+namespace crashtest::sampling {
+
+// A texel as the shader sees it: four 32-bit words, float bits for float formats (and depth), else uint32 or
+// int32 values.
+struct Texel {
+  uint32_t v[4] = {0, 0, 0, 0};
+};
+
+// The bytes of sample `sample` of texel (x, y, z) of `layer` at `level` of the view, or nullptr when any coordinate
+// fails validation (outside the level's extent, the view's layers or the image's samples) or nothing is bound.
+// For texel buffers only x counts.
+std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+                        uint32_t sample);
+
+// The texel at `texel` converted to RGBA ("missing components read as 0, 0, 0, 1"), before the view's swizzle.
+Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel);
+
+// Applies the view's component mapping (identity for storage images, where the spec requires it).
+Texel Swizzled(const ImageDescriptor& image, const Texel& texel);
+
+// Encodes `value` (in the format's value kind) into the texel at `texel`. Only colour formats are written.
+void WriteTexel(const ImageDescriptor& image, const Texel& value, std::byte* texel);
+
+// The value an invalid texel reads as: zero in every component (what robustImageAccess allows and what GPUs return
+// for a bounds-checked image load).
+inline Texel ZeroTexel() { return Texel{}; }
+
+}  // namespace crashtest::sampling
