@@ -68,7 +68,7 @@ class Builder {
   bool EmitAccessChain(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::ValueId pointer, uint32_t valueSlot,
                         uint32_t resultSlot);
-  uint32_t AccessFor(ir::TypeId pointee, uint32_t matrixStride, std::string* why);
+  uint32_t AccessFor(ir::TypeId pointee, uint32_t matrixLayout, std::string* why);
   bool EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitAtomic(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t> operands);
@@ -85,9 +85,9 @@ class Builder {
   uint32_t zeroSlot_ = 0;
   uint32_t site_ = 0;
   std::vector<std::pair<ir::ValueId, ir::ValueId>> privateInits_;  // (global, initialiser)
-  // Pointers into explicit memory that point at a matrix (or into a struct with matrices): the MatrixStride
-  // their access chain passed through, which the pointer type itself does not carry.
-  std::unordered_map<ir::ValueId, uint32_t> matrixStrides_;
+  // Pointers into explicit memory that point at a matrix (or an array of them, or a row-major matrix's column):
+  // the matrix layout (type_layout.h) their access chain passed through, which the pointer type does not carry.
+  std::unordered_map<ir::ValueId, uint32_t> matrixLayouts_;
 };
 
 bool Builder::Fail(const ir::Instruction& inst, const char* what) {
@@ -674,10 +674,10 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
   }
 }
 
-uint32_t Builder::AccessFor(ir::TypeId pointee, uint32_t matrixStride, std::string* why) {
+uint32_t Builder::AccessFor(ir::TypeId pointee, uint32_t matrixLayout, std::string* why) {
   MemoryAccess access;
   access.firstLeaf = static_cast<uint32_t>(x_.leaves.size());
-  if (!layout_.ExplicitLeaves(pointee, 0, 0, matrixStride, &x_.leaves, why)) return kNone;
+  if (!layout_.ExplicitLeaves(pointee, 0, 0, matrixLayout, &x_.leaves, why)) return kNone;
   access.leafCount = static_cast<uint32_t>(x_.leaves.size()) - access.firstLeaf;
   for (uint32_t i = access.firstLeaf; i < x_.leaves.size(); ++i)
     access.extent = std::max(access.extent, x_.leaves[i].offset + x_.leaves[i].bytes);
@@ -701,10 +701,10 @@ bool Builder::EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::Valu
   if (IsExplicit(storageClass)) {
     std::string why;
     // A pointer to a matrix carries no MatrixStride of its own; the access chain that produced it recorded it.
-    uint32_t matrixStride = 0;
-    auto stride = matrixStrides_.find(pointer);
-    if (stride != matrixStrides_.end()) matrixStride = stride->second;
-    access = AccessFor(pointerType.element, matrixStride, &why);
+    uint32_t matrixLayout = 0;
+    auto stride = matrixLayouts_.find(pointer);
+    if (stride != matrixLayouts_.end()) matrixLayout = stride->second;
+    access = AccessFor(pointerType.element, matrixLayout, &why);
     if (access == kNone) return Fail(inst, (why + " in").c_str());
   } else if (!IsPrivateMemory(storageClass) && storageClass != spv::StorageClassWorkgroup) {
     return Fail(inst, "a memory access of this storage class in");
@@ -737,9 +737,9 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
     }
   };
   ir::TypeId t = baseType.element;
-  uint32_t matrixStride = 0;
-  auto found = matrixStrides_.find(base);
-  if (found != matrixStrides_.end()) matrixStride = found->second;
+  uint32_t matrixLayout = 0;  // of the matrices the current type is or holds (type_layout.h)
+  auto found = matrixLayouts_.find(base);
+  if (found != matrixLayouts_.end()) matrixLayout = found->second;
   size_t k = 1;
   if (ptrChain) {
     // The Element operand steps whole pointees: by the pointer type's ArrayStride in explicit memory.
@@ -770,9 +770,8 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
         const uint32_t member = static_cast<uint32_t>(m_.constants[v.owner].bits);
         if (member >= type.members.size()) return Fail(inst, "a struct index out of range in");
         if (explicitLayout) {
-          if (type.rowMajorMembers) return Fail(inst, "row-major matrices in buffer memory:");
           offset += type.memberOffsets[member] == kNone ? 0 : type.memberOffsets[member];
-          matrixStride = type.matrixStride;
+          matrixLayout = MemberMatrixLayout(type, member);
         } else {
           for (uint32_t mIdx = 0; mIdx < member; ++mIdx) offset += layout_.Slots(type.members[mIdx]);
         }
@@ -792,21 +791,31 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
       }
       case ir::TypeKind::Matrix: {
         const ir::Type& column = m_.types[type.element];
-        uint64_t stride = explicitLayout ? (matrixStride != 0 ? matrixStride : column.count * layout_.ScalarBytes(column.element))
-                                         : layout_.Slots(type.element);
-        add(index, stride);
+        if (explicitLayout && (matrixLayout & kRowMajor)) {
+          // A column of a row-major matrix starts one scalar further; its components stay a row stride apart.
+          add(index, layout_.ScalarBytes(column.element));
+        } else {
+          const uint32_t stride = StrideOf(matrixLayout);
+          add(index, explicitLayout ? (stride != 0 ? stride : column.count * layout_.ScalarBytes(column.element))
+                                    : layout_.Slots(type.element));
+          matrixLayout = 0;
+        }
         t = type.element;
         break;
       }
       case ir::TypeKind::Vector:
-        add(index, explicitLayout ? layout_.ScalarBytes(type.element) : layout_.Slots(type.element));
+        if (explicitLayout && (matrixLayout & kRowMajor))
+          add(index, StrideOf(matrixLayout));  // a component of a row-major matrix's column
+        else
+          add(index, explicitLayout ? layout_.ScalarBytes(type.element) : layout_.Slots(type.element));
+        matrixLayout = 0;
         t = type.element;
         break;
       default:
         return Fail(inst, "an index into a scalar in");
     }
   }
-  if (matrixStride != 0) matrixStrides_[inst.result] = matrixStride;
+  if (matrixLayout != 0) matrixLayouts_[inst.result] = matrixLayout;
   const uint32_t firstExtra = static_cast<uint32_t>(x_.extra.size());
   x_.extra.push_back(static_cast<uint32_t>(terms.size()));
   x_.extra.push_back(static_cast<uint32_t>(offset));

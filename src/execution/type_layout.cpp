@@ -72,7 +72,13 @@ uint32_t TypeLayout::ScalarBytes(ir::TypeId type) const {
   return t->width / 8;
 }
 
-bool TypeLayout::ExplicitLeaves(ir::TypeId type, uint32_t offset, uint32_t slot, uint32_t matrixStride,
+uint32_t MemberMatrixLayout(const ir::Type& structType, size_t member) {
+  const uint32_t stride = member < structType.memberMatrixStrides.size() ? structType.memberMatrixStrides[member] : 0;
+  const bool rowMajor = member < structType.memberRowMajor.size() && structType.memberRowMajor[member] != 0;
+  return stride | (rowMajor ? kRowMajor : 0u);
+}
+
+bool TypeLayout::ExplicitLeaves(ir::TypeId type, uint32_t offset, uint32_t slot, uint32_t matrixLayout,
                                 std::vector<Leaf>* leaves, std::string* message) const {
   const ir::Type& t = module_.types[type];
   switch (t.kind) {
@@ -85,15 +91,26 @@ bool TypeLayout::ExplicitLeaves(ir::TypeId type, uint32_t offset, uint32_t slot,
       return true;
     }
     case ir::TypeKind::Vector: {
-      const uint32_t bytes = ScalarBytes(t.element), per = Slots(t.element);
+      // Packed components, or a row-major matrix's column: components one row stride apart.
+      const uint32_t bytes = (matrixLayout & kRowMajor) ? StrideOf(matrixLayout) : ScalarBytes(t.element);
+      const uint32_t per = Slots(t.element);
       for (uint32_t c = 0; c < t.count; ++c)
         if (!ExplicitLeaves(t.element, offset + c * bytes, slot + c * per, 0, leaves, message)) return false;
       return true;
     }
     case ir::TypeKind::Matrix: {
       const ir::Type& column = module_.types[t.element];
-      const uint32_t stride = matrixStride != 0 ? matrixStride : column.count * ScalarBytes(column.element);
       const uint32_t per = Slots(t.element);
+      if (matrixLayout & kRowMajor) {
+        // Row-major: column c starts c scalars into the first row; its components are a row stride apart.
+        const uint32_t bytes = ScalarBytes(column.element);
+        for (uint32_t c = 0; c < t.count; ++c)
+          if (!ExplicitLeaves(t.element, offset + c * bytes, slot + c * per, matrixLayout, leaves, message))
+            return false;
+        return true;
+      }
+      const uint32_t stride =
+          StrideOf(matrixLayout) != 0 ? StrideOf(matrixLayout) : column.count * ScalarBytes(column.element);
       for (uint32_t c = 0; c < t.count; ++c)
         if (!ExplicitLeaves(t.element, offset + c * stride, slot + c * per, 0, leaves, message)) return false;
       return true;
@@ -106,15 +123,11 @@ bool TypeLayout::ExplicitLeaves(ir::TypeId type, uint32_t offset, uint32_t slot,
         return false;
       }
       for (uint32_t i = 0; i < t.count; ++i)
-        if (!ExplicitLeaves(t.element, offset + i * stride, slot + i * per, matrixStride, leaves, message))
+        if (!ExplicitLeaves(t.element, offset + i * stride, slot + i * per, matrixLayout, leaves, message))
           return false;
       return true;
     }
     case ir::TypeKind::Struct: {
-      if (t.rowMajorMembers) {
-        *message = "row-major matrices in buffer memory";
-        return false;
-      }
       uint32_t memberSlot = slot;
       for (size_t m = 0; m < t.members.size(); ++m) {
         const uint32_t memberOffset = m < t.memberOffsets.size() ? t.memberOffsets[m] : ir::kNone;
@@ -122,7 +135,8 @@ bool TypeLayout::ExplicitLeaves(ir::TypeId type, uint32_t offset, uint32_t slot,
           *message = "a struct member in buffer memory without an Offset decoration";
           return false;
         }
-        if (!ExplicitLeaves(t.members[m], offset + memberOffset, memberSlot, t.matrixStride, leaves, message))
+        if (!ExplicitLeaves(t.members[m], offset + memberOffset, memberSlot, MemberMatrixLayout(t, m), leaves,
+                            message))
           return false;
         memberSlot += Slots(t.members[m]);
       }

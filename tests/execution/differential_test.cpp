@@ -133,6 +133,21 @@ std::vector<Case> Cases() {
        {4, 1, 1}, 0},
       {"radix_count.comp", {{0, 0, kStorage, 4096, Uints(0)}, {0, 1, kStorage, 1024, Zeros()}}, {0, 4096, 4},
        {8, 1, 1}, 0},
+      // Row-major and column-major matrices in std140 and std430 blocks, every matrix instruction.
+      {"matrix_ops.comp",
+       {{0, 0, kUniform, 48, Floats(-1, 1)}, {0, 1, kStorage, 512, Floats(-1, 1)}, {0, 2, kStorage, 1536, Zeros()}},
+       {}, {1, 1, 1}, 1e-3f},
+      {"particle_update.comp",
+       {{0, 0, kStorage, 12288, Floats(-2, 2)},
+        {0, 1, kUniform, 12, Words({F(0), F(-9.8f), F(0), F(0), F(0), F(1), F(0), F(0), F(0.1f), F(0.5f), 1024})}},
+       {F(0.016f), F(12.5f)}, {16, 1, 1}, 1e-4f},
+      {"push_constants.comp", {{0, 0, kStorage, 4096, Floats(0, 1)}},
+       {F(0.9f), F(0.1f), F(0), F(0), F(0.05f), F(0.8f), F(0.1f), F(0), F(0), F(0.1f), F(0.9f), F(0), F(0), F(0),
+        F(0), F(1), F(0.01f), F(0.02f), F(0.03f), F(0), F(1.5f), F(1.2f), F(0.9f), F(0.6f), 1000, 0, 0, 0, F(0.05f),
+        F(0.95f)},
+       {16, 1, 1}, 1e-5f},
+      // bench/shaders/alu.comp (BM_Throughput/alu): 1024 dependent multiply-adds per invocation.
+      {"bench/alu.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}}, {}, {64, 1, 1}, 1e-4f},
       {"uniform_buffer.comp",
        {{0, 0, kUniform, 1040, Floats(-1, 1)}, {0, 1, kUniform, 256, Floats(0, 1), 2},
         {1, 0, kStorage, 1024, Floats(-1, 1)}, {1, 1, kStorage, 1024, Uints(64)}, {1, 2, kStorage, 1024, Zeros()}},
@@ -176,7 +191,10 @@ std::vector<uint32_t> Contents(const Fill& fill, uint32_t words, uint32_t seed) 
 
 ComputeJob MakeJob(const Case& c) {
   ComputeJob job;
-  job.spirv = ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/" + c.name + ".spv");
+  const std::string name = c.name;
+  job.spirv = name.rfind("bench/", 0) == 0
+                  ? ReadSpirv(std::string(CRASHTEST_EXECUTION_SHADER_DIR) + "/" + name.substr(6) + ".spv")
+                  : ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/" + name + ".spv");
   uint32_t seed = 0;
   for (const Binding& b : c.bindings) {
     BufferSpec spec;
@@ -326,6 +344,102 @@ class SubgroupDifferential : public Differential {
 };
 
 TEST_P(SubgroupDifferential, SameBuffersAsLavapipe) { Compare(GetParam()); }
+
+// Physical storage buffers: buffers reached only through device addresses in push constants and in memory (a
+// linked list), on devices with bufferDeviceAddress enabled.
+class AddressDifferential : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string error;
+    instance_ = CreateTestInstance(&error);
+    ASSERT_NE(instance_, VK_NULL_HANDLE) << error;
+    crashtest_ = ComputeDevice::Open(instance_, "crashtest", &error, true, 1).release();
+    ASSERT_NE(crashtest_, nullptr) << error;
+    lavapipe_ = ComputeDevice::Open(instance_, "llvmpipe", &error, true, 0).release();
+    ASSERT_NE(lavapipe_, nullptr) << error;
+  }
+  static void TearDownTestSuite() {
+    delete crashtest_;
+    delete lavapipe_;
+    crashtest_ = lavapipe_ = nullptr;
+    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+    instance_ = VK_NULL_HANDLE;
+  }
+  // Runs `job` on both and compares buffer `compared` word by word.
+  static void RunBoth(const ComputeJob& job, size_t compared, float tolerance) {
+    ASSERT_FALSE(job.spirv.empty());
+    const ComputeResult ours = crashtest_->Run(job);
+    const ComputeResult theirs = lavapipe_->Run(job);
+    ASSERT_EQ(theirs.result, VK_SUCCESS) << "lavapipe: " << theirs.error;
+    ASSERT_EQ(ours.result, VK_SUCCESS) << "crashtest: " << ours.error;
+    const std::vector<uint32_t>& mine = ours.buffers[compared][0];
+    const std::vector<uint32_t>& ref = theirs.buffers[compared][0];
+    ASSERT_EQ(mine.size(), ref.size());
+    size_t mismatches = 0, changed = 0;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      if (mine[i] != job.buffers[compared].contents[0][i]) ++changed;
+      if (!Close(mine[i], ref[i], tolerance) && ++mismatches <= 5)
+        ADD_FAILURE() << "word " << i << ": crashtest " << std::bit_cast<float>(mine[i]) << ", lavapipe "
+                      << std::bit_cast<float>(ref[i]);
+    }
+    EXPECT_EQ(mismatches, 0u);
+    EXPECT_GT(changed, 0u) << "the shader wrote nothing";
+  }
+  static VkInstance instance_;
+  static ComputeDevice* crashtest_;
+  static ComputeDevice* lavapipe_;
+};
+VkInstance AddressDifferential::instance_ = VK_NULL_HANDLE;
+ComputeDevice* AddressDifferential::crashtest_ = nullptr;
+ComputeDevice* AddressDifferential::lavapipe_ = nullptr;
+
+BufferSpec Unbound(std::vector<uint32_t> contents, int pushAddressWord) {
+  BufferSpec spec;
+  spec.bound = false;
+  spec.pushAddressWord = pushAddressWord;
+  spec.contents.push_back(std::move(contents));
+  return spec;
+}
+
+TEST_F(AddressDifferential, BdaSaxpy) {
+  ComputeJob job;
+  job.spirv = ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/bda_saxpy.comp.spv");
+  const uint32_t n = 4000;
+  job.buffers.push_back(Unbound(Contents(Floats(-1, 1), 4096, 1), 0));  // x: a uint64_t address
+  job.buffers.push_back(Unbound(Contents(Floats(-1, 1), 4096, 2), 2));  // y: the address as uvec2
+  job.buffers.push_back(Unbound({F(1.75f), 0, 0, 0}, 4));              // coefficients
+  job.pushConstants = {0, 0, 0, 0, 0, 0, n};
+  job.groups[0] = 64;
+  RunBoth(job, 1, 1e-6f);
+}
+
+TEST_F(AddressDifferential, BdaLinkedList) {
+  // 64 lists of 1 to 8 nodes in one buffer of 32-byte nodes (vec4 payload, next address, padding), walked through
+  // the addresses the harness writes into the nodes once the buffer exists.
+  ComputeJob job;
+  job.spirv = ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/bda_linked_list.comp.spv");
+  const uint32_t lists = 64, maxLength = 8;
+  std::vector<uint32_t> nodes = Contents(Floats(-1, 1), lists * maxLength * 8, 3);
+  BufferSpec nodeSpec = Unbound({}, -1);
+  nodeSpec.contents.clear();
+  BufferSpec heads = Unbound(std::vector<uint32_t>(lists * 2, 0), 0);
+  for (uint32_t list = 0; list < lists; ++list) {
+    const uint32_t length = 1 + (list * 5) % maxLength;
+    for (uint32_t k = 0; k < maxLength; ++k) {
+      const uint32_t node = list * maxLength + k;
+      nodes[node * 8 + 4] = nodes[node * 8 + 5] = nodes[node * 8 + 6] = nodes[node * 8 + 7] = 0;
+      if (k + 1 < length) nodeSpec.relocations.push_back({node * 8 + 4, 1, (node + 1) * 32ull});
+    }
+    heads.relocations.push_back({list * 2, 1, list * maxLength * 32ull});
+  }
+  nodeSpec.contents.push_back(nodes);
+  job.buffers.push_back(heads);
+  job.buffers.push_back(nodeSpec);
+  job.buffers.push_back(Unbound(std::vector<uint32_t>(lists * 4, 0), 2));  // sums
+  job.pushConstants = {0, 0, 0, 0, lists, 100};
+  job.groups[0] = 1;
+  RunBoth(job, 2, 1e-6f);
+}
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   std::string name = info.param.name;

@@ -224,6 +224,14 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
       out.addresses.push_back(addressValue);
     }
     if (!ok) break;
+    for (size_t b = 0; b < job.buffers.size(); ++b)
+      for (const BufferSpec::Relocation& r : job.buffers[b].relocations) {
+        if (allocations[b].empty() || r.target >= out.addresses.size() ||
+            allocations[b][0].bytes < (r.word + 2) * 4ull)
+          continue;
+        const uint64_t address = out.addresses[r.target] + r.offset;
+        std::memcpy(static_cast<uint32_t*>(allocations[b][0].mapped) + r.word, &address, 8);
+      }
     // Images, texel buffers and samplers.
     if (!job.images.empty() && !images.Create(job.images, &out.error)) {
       out.result = VK_ERROR_UNKNOWN;

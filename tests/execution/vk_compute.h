@@ -20,6 +20,13 @@ struct BufferSpec {
   bool bound = true;               // false: not in a descriptor set, reached only through its device address
   int pushAddressWord = -1;        // >= 0: its device address is pushed at this push-constant word (two words)
   bool freeBeforeSubmit = false;   // its memory is freed after recording, before the submission
+  // Device addresses written into the contents once every buffer exists (linked structures): words `word` and
+  // `word + 1` of descriptor 0 get the address of buffer spec `target`'s first buffer plus `offset`.
+  struct Relocation {
+    uint32_t word = 0, target = 0;
+    uint64_t offset = 0;
+  };
+  std::vector<Relocation> relocations;
 };
 
 // An image, texel buffer or sampler descriptor (vk_compute_images.cpp). Images are created in optimal tiling,

@@ -42,6 +42,10 @@ struct Type {
   std::vector<uint32_t> memberOffsets; // Struct: Offset decoration per member (kNone if absent)
   std::vector<uint32_t> memberBuiltIns; // Struct: BuiltIn decoration per member (kNone if absent)
   uint32_t matrixStride = 0;  // Struct containing matrices: MatrixStride of its first matrix member (0 if absent)
+  // Struct: per member, its MatrixStride (0 if absent) and whether it is RowMajor (the layout of matrix members
+  // and arrays of matrices in buffer memory).
+  std::vector<uint32_t> memberMatrixStrides;
+  std::vector<uint8_t> memberRowMajor;
   // Image: Dim, Depth, Arrayed, MS, Sampled, Format (spv enumerants, in OpTypeImage order).
   uint32_t image[6] = {0, 0, 0, 0, 0, 0};
   bool block = false;         // Struct: Block or BufferBlock decoration

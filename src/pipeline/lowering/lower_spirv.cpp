@@ -279,6 +279,8 @@ bool Lowerer::DeclareType(const SpirvInstruction& inst) {
         if (d != memberDecorations_.end() && d->second.matrixStride != 0 && type.matrixStride == 0)
           type.matrixStride = d->second.matrixStride;
         if (d != memberDecorations_.end() && d->second.rowMajor) type.rowMajorMembers = true;
+        type.memberMatrixStrides.push_back(d != memberDecorations_.end() ? d->second.matrixStride : 0);
+        type.memberRowMajor.push_back(d != memberDecorations_.end() && d->second.rowMajor ? 1 : 0);
       }
       break;
     case spv::OpTypePointer:
