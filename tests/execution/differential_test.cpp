@@ -146,8 +146,15 @@ std::vector<Case> Cases() {
         F(0), F(1), F(0.01f), F(0.02f), F(0.03f), F(0), F(1.5f), F(1.2f), F(0.9f), F(0.6f), 1000, 0, 0, 0, F(0.05f),
         F(0.95f)},
        {16, 1, 1}, 1e-5f},
-      // bench/shaders/alu.comp (BM_Throughput/alu): 1024 dependent multiply-adds per invocation.
+      // bench/shaders: the throughput and latency kernels of bench/ (alu: 1024 dependent multiply-adds).
       {"bench/alu.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}}, {}, {64, 1, 1}, 1e-4f},
+      {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
+      {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
+       1e-5f},
+      {"bench/saxpy.comp",
+       {{0, 0, kUniform, 4, Words({F(2.5f), 128})}, {0, 1, kStorage, 128, Floats(-1, 1)},
+        {1, 0, kStorage, 128, Floats(-1, 1)}},
+       {F(0.25f)}, {1, 1, 1}, 1e-6f},
       {"uniform_buffer.comp",
        {{0, 0, kUniform, 1040, Floats(-1, 1)}, {0, 1, kUniform, 256, Floats(0, 1), 2},
         {1, 0, kStorage, 1024, Floats(-1, 1)}, {1, 1, kStorage, 1024, Uints(64)}, {1, 2, kStorage, 1024, Zeros()}},
