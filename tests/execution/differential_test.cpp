@@ -148,6 +148,9 @@ std::vector<Case> Cases() {
        {16, 1, 1}, 1e-5f},
       // bench/shaders: the throughput and latency kernels of bench/ (alu: 1024 dependent multiply-adds).
       {"bench/alu.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}}, {}, {64, 1, 1}, 1e-4f},
+      // Every integer dot product instruction, packed 4x8-bit and 32-bit vectors, saturating accumulation.
+      {"execution/integer_dot_product.spvasm", {{0, 0, kStorage, 1024, Uints(0)}, {0, 1, kStorage, 2048, Zeros()}},
+       {}, {4, 1, 1}, 0},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},
@@ -199,8 +202,10 @@ std::vector<uint32_t> Contents(const Fill& fill, uint32_t words, uint32_t seed) 
 ComputeJob MakeJob(const Case& c) {
   ComputeJob job;
   const std::string name = c.name;
-  job.spirv = name.rfind("bench/", 0) == 0
-                  ? ReadSpirv(std::string(CRASHTEST_EXECUTION_SHADER_DIR) + "/" + name.substr(6) + ".spv")
+  // "bench/..." and "execution/...": compiled into the execution tests' build directory; others: the corpus.
+  const size_t slash = name.find('/');
+  job.spirv = slash != std::string::npos
+                  ? ReadSpirv(std::string(CRASHTEST_EXECUTION_SHADER_DIR) + "/" + name.substr(slash + 1) + ".spv")
                   : ReadSpirv(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/" + name + ".spv");
   uint32_t seed = 0;
   for (const Binding& b : c.bindings) {
