@@ -49,6 +49,7 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE),
     CT_EXTENSION(VK_EXT_SAMPLER_FILTER_MINMAX),
     CT_EXTENSION(VK_EXT_IMAGE_ROBUSTNESS),
+    CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
     // Layout rules: buffer accesses follow the module's explicit offsets and strides byte by byte, whatever
     // alignment the rules allow (execution/type_layout.cpp).
     CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
@@ -150,6 +151,20 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",
+    // Descriptor indexing for shaders that run: runtime-sized descriptor arrays (sized by the bound set, variable
+    // counts included), non-uniform indices, partially bound arrays. Descriptors are read when the work executes,
+    // so updating unused ones while work is pending is safe. (No update-after-bind: the pools do not implement
+    // its limits yet.)
+    "VkPhysicalDeviceDescriptorIndexingFeatures.runtimeDescriptorArray",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingVariableDescriptorCount",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingPartiallyBound",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingUpdateUnusedWhilePending",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderUniformBufferArrayNonUniformIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderStorageBufferArrayNonUniformIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderSampledImageArrayNonUniformIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderStorageImageArrayNonUniformIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderUniformTexelBufferArrayNonUniformIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.shaderStorageTexelBufferArrayNonUniformIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerFilterMinmax",
     // Shader features: the compiler lowers what they allow (tests/pipeline), and statistics are computed for it.
     // Like robustBufferAccess, image robustness is a promise the interpreter keeps once shaders run.

@@ -14,6 +14,13 @@ struct BufferRange {
   uint64_t address = 0;       // the device address of data (for fault reports)
 };
 
+// A register slot pair (a global pointer) whose value is known only when the dispatch starts: the first table entry
+// of a runtime-sized descriptor array (the set decides how many descriptors it has).
+struct SlotPatch {
+  uint32_t slot = 0;
+  uint64_t value = 0;
+};
+
 // A device address range backed by host memory.
 struct AddressRange {
   std::byte* host = nullptr;

@@ -20,9 +20,14 @@ enum class OutOfRangeMode : uint8_t {
 
 struct DispatchContext {
   const Executable* exe = nullptr;
-  const BufferRange* buffers = nullptr;  // exe->bufferSlots entries; [0] is the push-constant block
+  const BufferRange* buffers = nullptr;  // bufferCount entries; [0] is the push-constant block
+  uint32_t bufferCount = 0;              // 0: exe->bufferSlots (no runtime-sized arrays)
   const AddressMap* addresses = nullptr;
-  const sampling::ImageTableEntry* images = nullptr;  // exe->imageSlots entries
+  const sampling::ImageTableEntry* images = nullptr;  // imageCount entries
+  uint32_t imageCount = 0;                            // 0: exe->imageSlots
+  // Global pointers of runtime-sized descriptor arrays: their first table entry in this dispatch.
+  const SlotPatch* patches = nullptr;
+  uint32_t patchCount = 0;
   OutOfRangeMode outOfRange = OutOfRangeMode::Fault;
   uint32_t width = 32;                   // the subgroup size
   uint32_t base[3] = {0, 0, 0};          // vkCmdDispatchBase's base workgroup

@@ -86,10 +86,12 @@ struct MemoryAccess {
 };
 
 // A buffer descriptor the shader reads: the descriptor slots [firstSlot, firstSlot + count) of the dispatch's
-// table (slot 0 is the push-constant block). `count` is 0 for a runtime-sized descriptor array (the set's count).
+// table (slot 0 is the push-constant block). `count` is 0 for a runtime-sized descriptor array: the set decides
+// its count, and the dispatch places it after the fixed slots and patches its global pointer (pointerSlot).
 struct BufferBinding {
   uint32_t set = 0, binding = 0;
   uint32_t firstSlot = 0, count = 1;
+  uint32_t pointerSlot = 0;  // the global's register slots
   bool uniform = false;  // Uniform storage class (uniform buffer), else storage buffer
   uint32_t global = 0;   // IR global index, for messages
 };
@@ -99,7 +101,8 @@ struct BufferBinding {
 // a sampled image is two slots (the image's entry, then the sampler's; both the same for a combined descriptor).
 struct ImageBinding {
   uint32_t set = 0, binding = 0;
-  uint32_t firstSlot = 0, count = 1;
+  uint32_t firstSlot = 0, count = 1;  // count 0: a runtime-sized array, as for BufferBinding
+  uint32_t pointerSlot = 0;
   uint32_t global = 0;  // IR global index, for messages
 };
 

@@ -158,8 +158,14 @@ bool Builder::AssignGlobals() {
         binding.global = static_cast<uint32_t>(g);
         const ir::Type& t = m_.types[pointee];
         if (t.kind == ir::TypeKind::Array) binding.count = t.count;
-        if (t.kind == ir::TypeKind::RuntimeArray)
-          return FailText("a runtime-sized array of buffer descriptors (\"" + global.name + "\")");
+        if (t.kind == ir::TypeKind::RuntimeArray && m_.types[t.element].kind == ir::TypeKind::Struct) {
+          binding.count = 0;  // placed and patched per dispatch
+          binding.pointerSlot = NewSlots(2);
+          slot_[global.value] = binding.pointerSlot;
+          x_.buffers.push_back(binding);
+          x_.constantWords.resize(x_.slotCount, 0);
+          continue;
+        }
         binding.firstSlot = nextDescriptor;
         nextDescriptor += binding.count;
         x_.buffers.push_back(binding);
@@ -193,15 +199,21 @@ bool Builder::AssignGlobals() {
         ImageBinding binding;
         binding.set = global.set, binding.binding = global.binding;
         binding.global = static_cast<uint32_t>(g);
-        if (t->kind == ir::TypeKind::Array) {
-          binding.count = t->count;
+        const bool runtime = t->kind == ir::TypeKind::RuntimeArray;
+        if (t->kind == ir::TypeKind::Array || runtime) {
+          binding.count = runtime ? 0 : t->count;
           t = &m_.types[t->element];
-        } else if (t->kind == ir::TypeKind::RuntimeArray) {
-          return FailText("a runtime-sized array of image or sampler descriptors (\"" + global.name + "\")");
         }
         if (t->kind != ir::TypeKind::Image && t->kind != ir::TypeKind::Sampler &&
             t->kind != ir::TypeKind::SampledImage)
           return FailText("a UniformConstant variable that is not an image or sampler (\"" + global.name + "\")");
+        if (runtime) {  // placed and patched per dispatch
+          binding.pointerSlot = NewSlots(2);
+          slot_[global.value] = binding.pointerSlot;
+          x_.images.push_back(binding);
+          x_.constantWords.resize(x_.slotCount, 0);
+          continue;
+        }
         binding.firstSlot = x_.imageSlots;
         x_.imageSlots += binding.count;
         x_.images.push_back(binding);

@@ -48,6 +48,11 @@ class WorkgroupRunner {
       s.firstLocalIndex = i * w;
       for (size_t slot = 0; slot < x_.constantWords.size(); ++slot)
         std::fill_n(s.regs + slot * w, w, x_.constantWords[slot]);
+      for (uint32_t p = 0; p < c_.patchCount; ++p) {
+        const SlotPatch& patch = c_.patches[p];
+        std::fill_n(s.regs + static_cast<size_t>(patch.slot) * w, w, static_cast<uint32_t>(patch.value));
+        std::fill_n(s.regs + static_cast<size_t>(patch.slot + 1) * w, w, static_cast<uint32_t>(patch.value >> 32));
+      }
     }
     // Local ids per lane, and the built-ins that are the same for every workgroup, written once.
     localIds_.resize(static_cast<size_t>(count) * w * 3);
@@ -187,6 +192,8 @@ DispatchOutcome RunDispatch(const DispatchContext& input, WorkerPool& pool, cons
   if (total == 0) return outcome;
   std::atomic<bool> cancel{false};
   DispatchContext context = input;
+  if (context.bufferCount == 0) context.bufferCount = input.exe->bufferSlots;
+  if (context.imageCount == 0) context.imageCount = input.exe->imageSlots;
   context.cancel = &cancel;
   context.external = external;
 

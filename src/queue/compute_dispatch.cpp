@@ -111,10 +111,36 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
   }
   const execution::Executable& exe = *stage.executable;
 
+  // Runtime-sized descriptor arrays: as many descriptors as the bound set has, placed after the fixed slots.
+  std::vector<execution::SlotPatch> patches;
+  std::vector<execution::BufferBinding> bufferBindings = exe.buffers;
+  std::vector<execution::ImageBinding> imageBindings = exe.images;
+  uint32_t bufferCount = exe.bufferSlots, imageCount = exe.imageSlots;
+  auto runtimeCount = [&](uint32_t set, uint32_t binding) -> uint32_t {
+    const BoundSet* bound = set < sets_.size() ? &sets_[set] : nullptr;
+    if (bound == nullptr || bound->set == nullptr) return 0;
+    const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding);
+    return layoutBinding != nullptr ? bound->set->BindingCount(*layoutBinding) : 0;
+  };
+  for (execution::BufferBinding& binding : bufferBindings) {
+    if (binding.count != 0) continue;
+    binding.firstSlot = bufferCount;
+    binding.count = runtimeCount(binding.set, binding.binding);
+    bufferCount += binding.count;
+    patches.push_back({binding.pointerSlot, uint64_t{binding.firstSlot} << 40});
+  }
+  for (execution::ImageBinding& binding : imageBindings) {
+    if (binding.count != 0) continue;
+    binding.firstSlot = imageCount;
+    binding.count = runtimeCount(binding.set, binding.binding);
+    imageCount += binding.count;
+    patches.push_back({binding.pointerSlot, binding.firstSlot});
+  }
+
   // Flatten the bindings: slot 0 the push constants, then each buffer binding's descriptors.
-  std::vector<execution::BufferRange> buffers(exe.bufferSlots);
+  std::vector<execution::BufferRange> buffers(bufferCount);
   buffers[0] = {pushConstants_.data(), pushConstants_.size(), 0};
-  for (const execution::BufferBinding& binding : exe.buffers) {
+  for (const execution::BufferBinding& binding : bufferBindings) {
     const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
     if (bound != nullptr && bound->set != nullptr) {
       const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding.binding);
@@ -151,10 +177,10 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
   }
 
   // The image table: images, samplers and texel buffers, one entry per descriptor the shader declares.
-  std::vector<sampling::ImageTableEntry> images(exe.imageSlots);
+  std::vector<sampling::ImageTableEntry> images(imageCount);
   std::string unsupported;
   const float maxLodBias = device.physicalDevice().description().properties.limits.maxSamplerLodBias;
-  for (const execution::ImageBinding& binding : exe.images) {
+  for (const execution::ImageBinding& binding : imageBindings) {
     const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
     if (bound == nullptr || bound->set == nullptr) continue;
     for (uint32_t e = 0; e < binding.count; ++e) {
@@ -179,7 +205,11 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
   context.exe = &exe;
   context.buffers = buffers.data();
   context.addresses = &addresses;
+  context.bufferCount = bufferCount;
   context.images = images.data();
+  context.imageCount = imageCount;
+  context.patches = patches.data();
+  context.patchCount = static_cast<uint32_t>(patches.size());
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   context.outOfRange = device.enabledFeatures().robustBufferAccess ? execution::OutOfRangeMode::Robust
                        : options.shaderFaults == ShaderFaultMode::Masked ? execution::OutOfRangeMode::Masked

@@ -151,6 +151,9 @@ std::vector<Case> Cases() {
       // Every integer dot product instruction, packed 4x8-bit and 32-bit vectors, saturating accumulation.
       {"execution/integer_dot_product.spvasm", {{0, 0, kStorage, 1024, Uints(0)}, {0, 1, kStorage, 2048, Zeros()}},
        {}, {4, 1, 1}, 0},
+      // A runtime-sized array of storage buffers indexed non-uniformly (five descriptors in the layout).
+      {"execution/descriptor_indexing.comp", {{0, 0, kStorage, 1024, Uints(0), 5}, {0, 1, kStorage, 1024, Zeros()}},
+       {}, {16, 1, 1}, 0},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},

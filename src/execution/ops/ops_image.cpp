@@ -18,7 +18,7 @@ namespace {
 constexpr uint64_t kOffsetMask = (uint64_t{1} << 40) - 1;
 
 const sampling::ImageTableEntry* Entry(const SubgroupState& s, uint32_t index) {
-  return index < s.exe->imageSlots && s.dispatch->images != nullptr ? &s.dispatch->images[index] : nullptr;
+  return index < s.dispatch->imageCount && s.dispatch->images != nullptr ? &s.dispatch->images[index] : nullptr;
 }
 
 float AsFloat(uint32_t bits) { return std::bit_cast<float>(bits); }

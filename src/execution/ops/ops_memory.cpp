@@ -65,7 +65,7 @@ std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64
   }
   const uint32_t slot = static_cast<uint32_t>(p >> 40);
   const uint64_t offset = p & kOffsetMask;
-  if (slot < s.exe->bufferSlots) {
+  if (slot < s.dispatch->bufferCount) {
     const BufferRange& range = s.dispatch->buffers[slot];
     if (range.data != nullptr && bytes <= range.size && offset <= range.size - bytes) return range.data + offset;
     *stop = !OutOfRange(s, op, lane, range.address + offset, write, slot);
@@ -138,7 +138,7 @@ std::byte* UniformWordBase(const SubgroupState& s, const Op& op, const MemoryAcc
       });
     }
     const uint32_t slot = high >> 8;
-    if (same != 0 || (high & 0xff) != 0 || slot >= s.exe->bufferSlots) return nullptr;
+    if (same != 0 || (high & 0xff) != 0 || slot >= s.dispatch->bufferCount) return nullptr;
     const BufferRange& range = s.dispatch->buffers[slot];
     if (range.data == nullptr || range.size < 4 || maxOffset > range.size - 4) return nullptr;
     return range.data;
@@ -487,7 +487,7 @@ void ArrayLength(const Op& op, SubgroupState& s) {
   uint32_t* d = s.Slot(op.dst);
   ForEachLane(s.active, [&](uint32_t l) {
     const uint32_t slot = p[s.width + l] >> 8;
-    uint64_t size = slot < s.exe->bufferSlots ? s.dispatch->buffers[slot].size : 0;
+    uint64_t size = slot < s.dispatch->bufferCount ? s.dispatch->buffers[slot].size : 0;
     d[l] = size > op.n ? static_cast<uint32_t>((size - op.n) / op.aux) : 0;
   });
 }
