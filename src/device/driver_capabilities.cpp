@@ -50,6 +50,18 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_EXT_SAMPLER_FILTER_MINMAX),
     CT_EXTENSION(VK_EXT_IMAGE_ROBUSTNESS),
     CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
+    CT_EXTENSION(VK_EXT_INLINE_UNIFORM_BLOCK),  // its feature is listed below; the extension name was missing
+    CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // cube filtering clamps to the face's edge (docs/execution.md)
+    CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT),
+    CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT_2),
+    CT_EXTENSION(VK_EXT_TEXEL_BUFFER_ALIGNMENT),  // texel buffer views are read at any offset
+    CT_EXTENSION(VK_KHR_SHADER_CLOCK),
+    // Shader modules compiled from HLSL carry these decorations; the front end reads past them.
+    CT_EXTENSION(VK_GOOGLE_DECORATE_STRING),
+    CT_EXTENSION(VK_GOOGLE_HLSL_FUNCTIONALITY_1),
+    // Fragment-shader instructions whose features are listed below (the compiler lowers them).
+    CT_EXTENSION(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION),
+    CT_EXTENSION(VK_KHR_SHADER_TERMINATE_INVOCATION),
     // Layout rules: buffer accesses follow the module's explicit offsets and strides byte by byte, whatever
     // alignment the rules allow (execution/type_layout.cpp).
     CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
@@ -151,6 +163,27 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",
+    "VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT.nonSeamlessCubeMap",
+    "VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT.texelBufferAlignment",
+    // Float atomics: add, min and max on 32- and 64-bit floats in buffers, workgroup memory and images (not 16-bit,
+    // not sparse images).
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat32Atomics",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat64Atomics",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat64AtomicAdd",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderSharedFloat32Atomics",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderSharedFloat64Atomics",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderSharedFloat64AtomicAdd",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderImageFloat32Atomics",
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderImageFloat32AtomicAdd",
+    "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT.shaderBufferFloat32AtomicMinMax",
+    "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT.shaderBufferFloat64AtomicMinMax",
+    "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT.shaderSharedFloat32AtomicMinMax",
+    "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT.shaderSharedFloat64AtomicMinMax",
+    "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT.shaderImageFloat32AtomicMinMax",
+    "VkPhysicalDeviceShaderClockFeaturesKHR.shaderSubgroupClock",
+    "VkPhysicalDeviceShaderClockFeaturesKHR.shaderDeviceClock",
     // Descriptor indexing for shaders that run: runtime-sized descriptor arrays (sized by the bound set, variable
     // counts included), non-uniform indices, partially bound arrays. Descriptors are read when the work executes,
     // so updating unused ones while work is pending is safe. (No update-after-bind: the pools do not implement

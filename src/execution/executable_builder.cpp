@@ -656,6 +656,9 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
     case spv::OpMemoryBarrier:
       // Workgroup memory belongs to one host thread; buffer atomics are sequentially consistent.
       return true;
+    case spv::OpReadClockKHR:
+      Emit(&ops::ReadClock, dst, 0, 0, 0, 2, 0);
+      return true;
     case spv::OpSampledImage: {
       const uint32_t firstExtra = static_cast<uint32_t>(x_.extra.size());
       x_.extra.push_back(slot(0));

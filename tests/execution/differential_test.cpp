@@ -154,6 +154,9 @@ std::vector<Case> Cases() {
       // A runtime-sized array of storage buffers indexed non-uniformly (five descriptors in the layout).
       {"execution/descriptor_indexing.comp", {{0, 0, kStorage, 1024, Uints(0), 5}, {0, 1, kStorage, 1024, Zeros()}},
        {}, {16, 1, 1}, 0},
+      // HLSL compiled by glslang -D: structured buffers of structs, a cbuffer, user-semantic decorations.
+      {"execution/hlsl_structured_buffer.hlsl", {{0, 0, kUniform, 4, Words({F(0.02f), 1000})},
+       {0, 1, kStorage, 4096, Floats(-3, 3)}}, {}, {16, 1, 1}, 1e-5f},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},

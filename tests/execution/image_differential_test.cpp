@@ -464,6 +464,30 @@ std::vector<ImageCase> Cases() {
     };
     cases.push_back(c);
   }
+  {
+    ImageCase c;
+    c.name = "float_atomics";
+    c.shader = "atomic_float.comp";
+    c.make = [] {
+      ComputeJob job;
+      const uint32_t big = F(1e30f), minusBig = F(-1e30f);
+      std::vector<uint32_t> totals = {0, big, minusBig, 0};
+      totals.resize(4 + 2 * 16, 0);
+      job.buffers.push_back(Buffer(0, totals));
+      // Multiples of 1/16 between -32 and 32: every partial sum is exact.
+      std::vector<uint32_t> values = RandomWords(1024, 101);
+      for (uint32_t& v : values) v = F(static_cast<float>(static_cast<int>(v % 1024) - 512) / 16.0f);
+      job.buffers.push_back(Buffer(1, values));
+      ImageSpec grid;
+      grid.binding = 2, grid.format = VK_FORMAT_R32_SFLOAT, grid.extent = {8, 2, 1};
+      grid.contents = std::vector<uint32_t>(8, 0);
+      grid.contents.resize(16, minusBig);
+      job.images.push_back(grid);
+      job.groups[0] = 16;
+      return job;
+    };
+    cases.push_back(c);
+  }
   return cases;
 }
 

@@ -6,6 +6,8 @@
 // - determinism: the same results for any thread count.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -191,6 +193,42 @@ TEST_P(SubgroupSizes, ReductionAndPrefixSumAreExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, SubgroupSizes, ::testing::Values(4u, 8u, 16u, 32u, 64u));
+
+// 64-bit float atomics on buffers and workgroup memory (lavapipe, the differential oracle, has none).
+TEST(FloatAtomics, SixtyFourBitAddMinMaxAreExact) {
+  auto exe = Build(Own("atomic_float64.comp"));
+  ASSERT_NE(exe, nullptr);
+  const uint32_t groupsCount = 8, n = 64 * groupsCount;
+  std::vector<uint32_t> values(n);
+  double sum = 0, low = 1e300, high = -1e300;
+  std::vector<double> groupSum(groupsCount, 0), groupHigh(groupsCount, -1e300);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float x = static_cast<float>(static_cast<int>((i * 7919u) % 1024u) - 512) / 16.0f;
+    values[i] = std::bit_cast<uint32_t>(x);
+    sum += x, low = std::min<double>(low, x), high = std::max<double>(high, x);
+    groupSum[i / 64] += x, groupHigh[i / 64] = std::max<double>(groupHigh[i / 64], x);
+  }
+  auto words = [](double d) {
+    const uint64_t bits = std::bit_cast<uint64_t>(d);
+    return std::pair<uint32_t, uint32_t>{static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+  };
+  std::vector<uint32_t> totals(6 + 4 * groupsCount, 0);
+  std::tie(totals[2], totals[3]) = words(1e300);
+  std::tie(totals[4], totals[5]) = words(-1e300);
+  std::vector<std::vector<uint32_t>> buffers = {totals, values};
+  const uint32_t groups[3] = {groupsCount, 1, 1};
+  ASSERT_EQ(RunShader(*exe, buffers, 32, 4, groups).fault.kind, ShaderFaultKind::None);
+  auto at = [&](size_t word) {
+    return std::bit_cast<double>(uint64_t{buffers[0][word]} | (uint64_t{buffers[0][word + 1]} << 32));
+  };
+  EXPECT_EQ(at(0), sum);
+  EXPECT_EQ(at(2), low);
+  EXPECT_EQ(at(4), high);
+  for (uint32_t g = 0; g < groupsCount; ++g) {
+    EXPECT_EQ(at(6 + 4 * g), groupSum[g]) << "workgroup " << g;
+    EXPECT_EQ(at(8 + 4 * g), groupHigh[g]) << "workgroup " << g;
+  }
+}
 
 TEST(Determinism, SameResultsForAnyThreadCount) {
   auto exe = Build(Corpus("nbody.comp"));

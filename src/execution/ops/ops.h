@@ -64,6 +64,9 @@ void ImageTexelPointer(const Op& op, SubgroupState& s);
 // the image or an unbound descriptor.
 std::byte* ImageTexelHost(const SubgroupState& s, uint64_t pointer, uint64_t bytes);
 
+// ops_clock.cpp: OpReadClockKHR, a 64-bit value (or two 32-bit components) in two slots.
+void ReadClock(const Op& op, SubgroupState& s);
+
 // ops_subgroup.cpp
 OpHandler Subgroup(uint32_t spvOp, uint32_t groupOperation, Scalar kind);
 
