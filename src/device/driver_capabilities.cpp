@@ -152,7 +152,8 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceScalarBlockLayoutFeatures.scalarBlockLayout",
     // Images, samplers and texel buffers in shaders (src/sampling, src/execution/ops/ops_image.cpp,
     // tests/execution/image_differential_test.cpp): cube arrays, every storage format with or without a format in
-    // the shader, dynamically indexed descriptor arrays, the MinLod image operand, mirror-clamp-to-edge.
+    // the shader, dynamically indexed descriptor arrays, the MinLod image operand, gathers with dynamic offsets
+    // and four constant offsets, mirror-clamp-to-edge.
     "VkPhysicalDeviceFeatures.imageCubeArray",
     "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
     "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
@@ -160,6 +161,7 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFeatures.shaderSampledImageArrayDynamicIndexing",
     "VkPhysicalDeviceFeatures.shaderStorageImageArrayDynamicIndexing",
     "VkPhysicalDeviceFeatures.shaderResourceMinLod",
+    "VkPhysicalDeviceFeatures.shaderImageGatherExtended",
     "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",

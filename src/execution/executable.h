@@ -125,6 +125,7 @@ struct ImageInstruction {
   uint32_t dref = kNoSlot, texel = kNoSlot, component = kNoSlot;
   uint32_t lod = kNoSlot, bias = kNoSlot, gradX = kNoSlot, gradY = kNoSlot, offset = kNoSlot, sample = kNoSlot,
            minLod = kNoSlot;
+  uint32_t gatherOffsets = kNoSlot;  // ConstOffsets: four ivec2 in eight slots
 };
 
 // A built-in input variable, written into each invocation's private memory before it starts.

@@ -1071,7 +1071,7 @@ bool Builder::EmitImage(const ir::Instruction& inst, std::span<const uint32_t> o
     ii.offsetCount = static_cast<uint8_t>(components());
     ii.offset = take();
   }
-  if (mask & spv::ImageOperandsConstOffsetsMask) return Fail(inst, "ConstOffsets (four gather offsets) in");
+  if (mask & spv::ImageOperandsConstOffsetsMask) ii.gatherOffsets = take();
   if (mask & spv::ImageOperandsSampleMask) ii.sample = take();
   if (mask & spv::ImageOperandsMinLodMask) ii.minLod = take();
   if (mask & 0x10000u) return Fail(inst, "the Offsets image operand in");

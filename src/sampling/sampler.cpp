@@ -210,11 +210,16 @@ class LevelSampler {
   Texel Gather(uint32_t component) const {
     float u[3];
     Scaled(0, u);
-    const int32_t i0 = Floor(u[0] - 0.5f), j0 = Floor(u[1] - 0.5f);
-    const int32_t order[4][2] = {{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}};
+    const int32_t corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     Texel out;
     for (int k = 0; k < 4; ++k) {
-      const Texel tap = Tap(0, order[k][0], order[k][1], 0);
+      // With ConstOffsets, texel k is texel (i0, j0) of the footprint moved by offset k (GLSL's
+      // textureGatherOffsets: "selecting the texel i0 j0 of that footprint").
+      const bool moved = request_.hasGatherOffsets;
+      const float du = moved ? static_cast<float>(request_.gatherOffsets[k][0]) : 0.0f;
+      const float dv = moved ? static_cast<float>(request_.gatherOffsets[k][1]) : 0.0f;
+      const int32_t i0 = Floor(u[0] + du - 0.5f), j0 = Floor(u[1] + dv - 0.5f);
+      const Texel tap = Tap(0, i0 + (moved ? 0 : corner[k][0]), j0 + (moved ? 0 : corner[k][1]), 0);
       out.v[k] = request_.compare ? tap.v[0] : Swizzled(image_, tap).v[component & 3];
     }
     return out;

@@ -26,6 +26,9 @@ struct SampleRequest {
   bool compare = false;     // a Dref instruction
   float dref = 0.0f;
   int32_t gatherComponent = -1;  // >= 0: OpImageGather of that component (OpImageDrefGather: 0)
+  // ConstOffsets of a gather: texel i of the result comes from the footprint moved by gatherOffsets[i].
+  bool hasGatherOffsets = false;
+  int32_t gatherOffsets[4][2] = {};
 };
 
 // The filtered (or gathered) result after the view's swizzle; for Dref instructions the comparison result is in

@@ -200,6 +200,33 @@ std::vector<ImageCase> Cases() {
     black.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
     cases.push_back(SamplerCase("nearest_border_opaque_black", VK_FORMAT_R32G32B32A32_SFLOAT, black, -0.5f, 1.5f,
                                 lod0, 1, 1e-6f));
+    VkSamplerCreateInfo transparent =
+        Sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, VK_SAMPLER_MIPMAP_MODE_NEAREST);
+    transparent.borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+    cases.push_back(SamplerCase("linear_border_transparent_black", VK_FORMAT_R8G8B8A8_UNORM, transparent, -0.5f,
+                                1.5f, lod0));
+    // Integer textures: nearest filtering, the integer border colours.
+    for (VkBorderColor border : {VK_BORDER_COLOR_INT_OPAQUE_WHITE, VK_BORDER_COLOR_INT_OPAQUE_BLACK,
+                                 VK_BORDER_COLOR_INT_TRANSPARENT_BLACK}) {
+      ImageCase c = SamplerCase("", VK_FORMAT_R8G8B8A8_UINT, {}, -0.5f, 1.5f, lod0, 1, 0.0f);
+      c.name = border == VK_BORDER_COLOR_INT_OPAQUE_WHITE   ? "uint_border_opaque_white"
+               : border == VK_BORDER_COLOR_INT_OPAQUE_BLACK ? "uint_border_opaque_black"
+                                                            : "uint_border_transparent_black";
+      c.shader = "image_sample_uint.comp";
+      VkSamplerCreateInfo sampler =
+          Sampler(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, VK_SAMPLER_MIPMAP_MODE_NEAREST);
+      sampler.borderColor = border;
+      c.make = [sampler] {
+        ComputeJob job;
+        job.images.push_back(Texture(0, VK_FORMAT_R8G8B8A8_UINT, {16, 16, 1}, 1, sampler, 13));
+        job.buffers.push_back(Buffer(1, Points(256, -0.5f, 1.5f, {}, 14)));
+        job.buffers.push_back(Buffer(2, std::vector<uint32_t>(256 * 4, 0)));
+        job.pushConstants = {256};
+        job.groups[0] = 4;
+        return job;
+      };
+      cases.push_back(c);
+    }
     VkSamplerCreateInfo biased =
         Sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_MIPMAP_MODE_NEAREST, 3.2f);
     biased.mipLodBias = 1.25f;

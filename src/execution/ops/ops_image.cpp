@@ -147,6 +147,7 @@ void ImageSample(const Op& op, SubgroupState& s) {
   const uint32_t* offset = OptionalSlot(s, ii.offset);
   const uint32_t* dref = OptionalSlot(s, ii.dref);
   const uint32_t* component = OptionalSlot(s, ii.component);
+  const uint32_t* gatherOffsets = OptionalSlot(s, ii.gatherOffsets);
   const Scalar kind = static_cast<Scalar>(ii.valueKind);
   uint32_t* d = s.Slot(op.dst);
   ForEachLane(s.active, [&](uint32_t l) {
@@ -184,6 +185,11 @@ void ImageSample(const Op& op, SubgroupState& s) {
         request.dref = AsFloat(dref[l]);
       }
       if (ii.gather) request.gatherComponent = component != nullptr ? static_cast<int32_t>(component[l] & 3) : 0;
+      if (gatherOffsets != nullptr) {
+        request.hasGatherOffsets = true;
+        for (uint32_t k = 0; k < 8; ++k)
+          request.gatherOffsets[k / 2][k % 2] = static_cast<int32_t>(gatherOffsets[k * w + l]);
+      }
       texel = sampling::Sample(image->image, sampler->sampler, request);
     }
     for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);

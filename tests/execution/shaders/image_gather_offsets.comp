@@ -22,5 +22,5 @@ void main() {
     results[6 * i + 2] = textureGather(s, uv, 3);
     results[6 * i + 3] = textureLodOffset(s, uv, points[i].z, ivec2(1, -2));
     results[6 * i + 4] = textureGatherOffset(s, uv, ivec2(-1, 1), 2);
-    results[6 * i + 5] = textureLod(s, uv, 0.0).wzyx;
+    results[6 * i + 5] = textureGatherOffsets(s, uv, ivec2[4](ivec2(0, 0), ivec2(2, -1), ivec2(-3, 1), ivec2(1, 3)), 0);
 }
