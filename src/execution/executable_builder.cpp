@@ -451,8 +451,19 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       Scalar fromKind = Scalar::U32;
       layout_.ScalarOf(m_.values[values[0]].type, &fromKind);
       const bool narrow = BitsOf(result) < 32 || (TypeOf(values[0]).kind != ir::TypeKind::Pointer && BitsOf(fromKind) < 32);
-      if (from != to || (narrow && inst.type != m_.values[values[0]].type && BitsOf(result) != BitsOf(fromKind)))
-        return Fail(inst, "a bit cast between different component sizes is not executed yet:");
+      if (from != to || (narrow && inst.type != m_.values[values[0]].type && BitsOf(result) != BitsOf(fromKind))) {
+        // Different component sizes: the bits are laid end to end and cut anew.
+        const ir::Type& source = TypeOf(values[0]);
+        const ir::Type& target = m_.types[inst.type];
+        const uint32_t fromBits = source.kind == ir::TypeKind::Pointer ? 64 : BitsOf(fromKind);
+        const uint32_t toBits = target.kind == ir::TypeKind::Pointer ? 64 : BitsOf(result);
+        const uint32_t fromCount = layout_.Components(m_.values[values[0]].type);
+        const uint32_t toCount = layout_.Components(inst.type);
+        if (fromBits * fromCount != toBits * toCount || fromBits < 8 || toBits < 8)
+          return Fail(inst, "a bit cast between values of different sizes in");
+        Emit(&ops::Repack, dst, slot(0), 0, 0, toCount, fromBits | (toBits << 8) | (fromCount << 16));
+        return true;
+      }
       Emit(&ops::Copy, dst, slot(0), 0, 0, to, 0);
       return true;
     }

@@ -157,6 +157,9 @@ std::vector<Case> Cases() {
       // HLSL compiled by glslang -D: structured buffers of structs, a cbuffer, user-semantic decorations.
       {"execution/hlsl_structured_buffer.hlsl", {{0, 0, kUniform, 4, Words({F(0.02f), 1000})},
        {0, 1, kStorage, 4096, Floats(-3, 3)}}, {}, {16, 1, 1}, 1e-5f},
+      // Bit casts between component sizes (u64/double <-> uvec2, f16vec2/u16vec2/u8vec4 <-> uint).
+      {"execution/bitcasts.comp", {{0, 0, kStorage, 2048, Uints(0)}, {0, 1, kStorage, 4096, Zeros()}}, {},
+       {16, 1, 1}, 0},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},

@@ -29,6 +29,7 @@ OpHandler Glsl(uint32_t ext, Scalar kind, uint32_t argumentCount);
 
 // ops_composite.cpp
 void Copy(const Op& op, SubgroupState& s);            // n slots a -> dst
+void Repack(const Op& op, SubgroupState& s);          // OpBitcast between component sizes (see ops_composite.cpp)
 void Select(const Op& op, SubgroupState& s);          // dst = a(bool, per component if aux) ? b : c, n slots per part
 void Shuffle(const Op& op, SubgroupState& s);         // dst[i] = slot extra[aux + i] (n slots) — extract/shuffle
 void ExtractDynamic(const Op& op, SubgroupState& s);  // dst = a[b] (component index, n slots per component, aux count)

@@ -203,5 +203,36 @@ CT_FLOAT_FACTORY(MatrixTimesMatrix, MatrixTimesMatrixOp)
 CT_FLOAT_FACTORY(OuterProduct, OuterProductOp)
 CT_FLOAT_FACTORY(Transpose, TransposeOp)
 
+
+// OpBitcast between different component sizes (u64 <-> uvec2, uint <-> f16vec2, u8vec4 <-> uint, ...): the
+// source's bits laid end to end, low component first, then cut into the result's components ("the bit pattern
+// ... of the lower-numbered component first" in OpBitcast). aux: source bits | result bits << 8 | source
+// components << 16; n: result components.
+void Repack(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t fromBits = op.aux & 0xff, toBits = (op.aux >> 8) & 0xff, fromCount = op.aux >> 16;
+  const uint32_t* a = s.Slot(op.a);
+  uint32_t* d = s.Slot(op.dst);
+  ForEachLane(s.active, [&](uint32_t l) {
+    uint8_t bytes[32] = {};
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < fromCount && at + fromBits / 8 <= sizeof bytes; ++c) {
+      uint64_t value = fromBits == 64 ? Join(a[(2 * c) * w + l], a[(2 * c + 1) * w + l]) : a[c * w + l];
+      for (uint32_t b = 0; b < fromBits / 8; ++b, value >>= 8) bytes[at++] = static_cast<uint8_t>(value);
+    }
+    at = 0;
+    for (uint32_t c = 0; c < op.n && at + toBits / 8 <= sizeof bytes; ++c) {
+      uint64_t value = 0;
+      for (uint32_t b = 0; b < toBits / 8; ++b) value |= uint64_t{bytes[at++]} << (8 * b);
+      if (toBits == 64) {
+        d[(2 * c) * w + l] = static_cast<uint32_t>(value);
+        d[(2 * c + 1) * w + l] = static_cast<uint32_t>(value >> 32);
+      } else {
+        d[c * w + l] = static_cast<uint32_t>(value);
+      }
+    }
+  });
+}
+
 }  // namespace ops
 }  // namespace crashtest::execution
