@@ -29,7 +29,8 @@ bool IsPrivateMemory(uint32_t storageClass) {
 class Builder {
  public:
   Builder(const ir::Module& module, Executable& out, std::string* message)
-      : m_(module), x_(out), message_(message), layout_(module), slot_(module.values.size(), kNone) {}
+      : m_(module), x_(out), message_(message), layout_(module), slot_(module.values.size(), kNone),
+        patchedGlobal_(module.values.size(), false) {}
 
   bool Run();
 
@@ -85,6 +86,7 @@ class Builder {
   uint32_t zeroSlot_ = 0;
   uint32_t site_ = 0;
   std::vector<std::pair<ir::ValueId, ir::ValueId>> privateInits_;  // (global, initialiser)
+  std::vector<bool> patchedGlobal_;    // per ValueId: a global whose pointer is set per dispatch (runtime arrays)
   // Pointers into explicit memory that point at a matrix (or an array of them, or a row-major matrix's column):
   // the matrix layout (type_layout.h) their access chain passed through, which the pointer type does not carry.
   std::unordered_map<ir::ValueId, uint32_t> matrixLayouts_;
@@ -162,6 +164,7 @@ bool Builder::AssignGlobals() {
           binding.count = 0;  // placed and patched per dispatch
           binding.pointerSlot = NewSlots(2);
           slot_[global.value] = binding.pointerSlot;
+          patchedGlobal_[global.value] = true;
           x_.buffers.push_back(binding);
           x_.constantWords.resize(x_.slotCount, 0);
           continue;
@@ -210,6 +213,7 @@ bool Builder::AssignGlobals() {
         if (runtime) {  // placed and patched per dispatch
           binding.pointerSlot = NewSlots(2);
           slot_[global.value] = binding.pointerSlot;
+          patchedGlobal_[global.value] = true;
           x_.images.push_back(binding);
           x_.constantWords.resize(x_.slotCount, 0);
           continue;
@@ -854,7 +858,24 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
     x_.extra.push_back(static_cast<uint32_t>(stride >> 32));
     if (indexType.width < 32) return Fail(inst, "an 8- or 16-bit index in");
   }
-  Emit(&ops::AccessChain, slot_[inst.result], slot_[base], 0, 0, 0, firstExtra);
+  // A global's pointer plus constant indices is a constant: it gets a slot of its own with the value written once
+  // per dispatch (push-constant members, fixed buffer elements), no operation at all.
+  const ir::Value& baseValue = m_.values[base];
+  if (baseValue.kind == ir::ValueKind::Global && terms.empty() && !patchedGlobal_[base]) {
+    const uint64_t value = Join(x_.constantWords[slot_[base]], x_.constantWords[slot_[base] + 1]) + offset;
+    x_.extra.resize(firstExtra);
+    const uint32_t constant = NewSlots(2);
+    x_.constantWords.resize(x_.slotCount, 0);
+    x_.constantWords[constant] = static_cast<uint32_t>(value);
+    x_.constantWords[constant + 1] = static_cast<uint32_t>(value >> 32);
+    slot_[inst.result] = constant;
+    return true;
+  }
+  // A global's pointer is the same in every lane: with one 32-bit index the common form applies.
+  const bool uniformBase = m_.values[base].kind == ir::ValueKind::Global && terms.size() == 1 &&
+                           TypeOf(terms[0].first).width == 32 && terms[0].second <= UINT32_MAX;
+  Emit(uniformBase ? &ops::AccessChainUniformBase : &ops::AccessChain, slot_[inst.result], slot_[base], 0, 0, 0,
+       firstExtra);
   return true;
 }
 

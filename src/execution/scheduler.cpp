@@ -55,14 +55,15 @@ class WorkgroupRunner {
       }
     }
     // Local ids per lane, and the built-ins that are the same for every workgroup, written once.
+    // [subgroup][x, y, z][lane]: rows, so the per-workgroup GlobalInvocationId is one vectorised add per row.
     localIds_.resize(static_cast<size_t>(count) * w * 3);
     for (uint32_t i = 0; i < count; ++i)
       for (uint32_t l = 0; l < w; ++l) {
         const uint32_t local = i * w + l;
-        uint32_t* ids = &localIds_[(static_cast<size_t>(i) * w + l) * 3];
-        ids[0] = local % x_.localSize[0];
-        ids[1] = (local / x_.localSize[0]) % x_.localSize[1];
-        ids[2] = local / (x_.localSize[0] * x_.localSize[1]);
+        uint32_t* rows = &localIds_[static_cast<size_t>(i) * w * 3];
+        rows[l] = local % x_.localSize[0];
+        rows[w + l] = (local / x_.localSize[0]) % x_.localSize[1];
+        rows[2 * w + l] = local / (x_.localSize[0] * x_.localSize[1]);
       }
     std::vector<std::pair<uint32_t, uint32_t>> builtinWords;
     for (const BuiltinInput& in : x_.builtins) {
@@ -84,9 +85,16 @@ class WorkgroupRunner {
   ShaderFault Run(uint64_t index, bool* stopped) {
     const uint32_t w = c_.width;
     uint32_t id[3];
-    id[0] = c_.base[0] + static_cast<uint32_t>(index % c_.groups[0]);
-    id[1] = c_.base[1] + static_cast<uint32_t>((index / c_.groups[0]) % c_.groups[1]);
-    id[2] = c_.base[2] + static_cast<uint32_t>(index / (uint64_t{c_.groups[0]} * c_.groups[1]));
+    if (index <= UINT32_MAX) {  // 32-bit divisions: the common case, and much cheaper than 64-bit ones
+      const uint32_t i = static_cast<uint32_t>(index);
+      id[0] = c_.base[0] + i % c_.groups[0];
+      id[1] = c_.base[1] + (i / c_.groups[0]) % c_.groups[1];
+      id[2] = c_.base[2] + static_cast<uint32_t>(uint64_t{i} / (uint64_t{c_.groups[0]} * c_.groups[1]));
+    } else {
+      id[0] = c_.base[0] + static_cast<uint32_t>(index % c_.groups[0]);
+      id[1] = c_.base[1] + static_cast<uint32_t>((index / c_.groups[0]) % c_.groups[1]);
+      id[2] = c_.base[2] + static_cast<uint32_t>(index / (uint64_t{c_.groups[0]} * c_.groups[1]));
+    }
     if (x_.sharedWords != 0) std::memset(shared_.data(), 0, shared_.size() * sizeof(uint32_t));
     for (SubgroupState& s : subgroups_) {
       const uint32_t lanes = std::min(w, invocations_ - s.firstLocalIndex);
@@ -124,14 +132,15 @@ class WorkgroupRunner {
     const uint32_t w = c_.width;
     const uint32_t* size = x_.localSize;
     uint32_t* words = s.priv + static_cast<size_t>(in.word) * w;
-    const uint32_t* lids = &localIds_[static_cast<size_t>(s.subgroupId) * w * 3];
+    const uint32_t* lids = &localIds_[static_cast<size_t>(s.subgroupId) * w * 3];  // rows x, y, z
     auto row = [&](uint32_t k) { return words + static_cast<size_t>(k) * w; };
     switch (in.builtIn) {
       case spv::BuiltInGlobalInvocationId:
         for (uint32_t k = 0; k < 3 && k < in.words; ++k) {
           uint32_t* r = row(k);
           const uint32_t first = id[k] * size[k];
-          for (uint32_t l = 0; l < w; ++l) r[l] = first + lids[l * 3 + k];
+          const uint32_t* local = lids + static_cast<size_t>(k) * w;
+          for (uint32_t l = 0; l < w; ++l) r[l] = first + local[l];
         }
         return;
       case spv::BuiltInWorkgroupId:
@@ -146,7 +155,7 @@ class WorkgroupRunner {
       switch (in.builtIn) {
         case spv::BuiltInNumWorkgroups: std::copy(c_.groups, c_.groups + 3, v); break;
         case spv::BuiltInWorkgroupSize: std::copy(size, size + 3, v); break;
-        case spv::BuiltInLocalInvocationId: std::copy(lids + l * 3, lids + l * 3 + 3, v); break;
+        case spv::BuiltInLocalInvocationId: v[0] = lids[l], v[1] = lids[w + l], v[2] = lids[2 * w + l]; break;
         case spv::BuiltInLocalInvocationIndex: v[0] = local; break;
         case spv::BuiltInSubgroupSize: v[0] = w; break;
         case spv::BuiltInSubgroupLocalInvocationId: v[0] = l; break;
@@ -180,7 +189,7 @@ class WorkgroupRunner {
   std::vector<uint32_t> regs_, priv_, shared_, masks_;
   std::vector<uint64_t> blockMasks_;
   std::vector<SubgroupState> subgroups_;
-  std::vector<uint32_t> localIds_;                          // [subgroup][lane][x, y, z]
+  std::vector<uint32_t> localIds_;                          // [subgroup][x, y, z][lane]
   std::vector<std::pair<uint32_t, uint32_t>> zeroRanges_;   // private words zeroed per workgroup: [begin, end)
 };
 

@@ -46,6 +46,7 @@ OpHandler Transpose(Scalar kind);                     // a: aux columns of n row
 OpHandler Load(uint32_t storageClass);
 OpHandler Store(uint32_t storageClass);
 void AccessChain(const Op& op, SubgroupState& s);     // extra[aux..]: see executable_builder.cpp
+void AccessChainUniformBase(const Op& op, SubgroupState& s);  // one 32-bit index into a global (same extra)
 void ArrayLength(const Op& op, SubgroupState& s);
 OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar kind);
 void Barrier(const Op& op, SubgroupState& s);         // OpControlBarrier with Workgroup execution scope

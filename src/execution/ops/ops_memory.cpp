@@ -481,6 +481,35 @@ void AccessChain(const Op& op, SubgroupState& s) {
   }
 }
 
+// The common access chain `global[i]`: a base pointer the same in every lane (a global variable), one signed
+// 32-bit index, a stride below 2^32 (extra as for AccessChain). When no active lane's index is negative and the
+// largest offset stays inside the base's low word, every lane's pointer is the base's high word and a 32-bit sum —
+// one vectorised multiply-add. Otherwise the general form runs.
+void AccessChainUniformBase(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t* x = s.exe->extra.data() + op.aux;
+  const uint32_t* base = s.Slot(op.a);
+  const uint64_t start = Join(base[0], base[w]) + Join(x[1], x[2]);
+  const uint32_t* index = s.Slot(x[3]);
+  const uint32_t stride = x[5];
+  uint32_t largest = 0;
+  for (uint32_t l = 0; l < w; ++l) largest = std::max(largest, index[l] & s.laneMask[l]);
+  const uint64_t low = static_cast<uint32_t>(start);
+  if (largest > INT32_MAX || low + uint64_t{largest} * stride > UINT32_MAX) {
+    AccessChain(op, s);
+    return;
+  }
+  const uint32_t lo = static_cast<uint32_t>(start), hi = static_cast<uint32_t>(start >> 32);
+  uint32_t* d = s.Slot(op.dst);
+  if (s.full) {
+    for (uint32_t l = 0; l < w; ++l) d[l] = lo + index[l] * stride;
+    for (uint32_t l = 0; l < w; ++l) d[w + l] = hi;
+    return;
+  }
+  for (uint32_t l = 0; l < w; ++l) d[l] = Blend(s.laneMask[l], lo + index[l] * stride, d[l]);
+  for (uint32_t l = 0; l < w; ++l) d[w + l] = Blend(s.laneMask[l], hi, d[w + l]);
+}
+
 // OpArrayLength: (descriptor range - op.n) / op.aux, per lane's descriptor.
 void ArrayLength(const Op& op, SubgroupState& s) {
   const uint32_t* p = s.Slot(op.a);
