@@ -15,6 +15,7 @@
 #include "pipeline/pipeline_cache.h"
 #include "pipeline/shader_key.h"
 #include "pipeline/shader_module.h"
+#include "statistics/memory_footprint.h"
 
 namespace crashtest {
 
@@ -139,6 +140,35 @@ VkResult CheckSubgroupSizeControl(const Device& device, const VkPipelineShaderSt
 }
 
 // The rules that tie the compute workgroup size to the subgroup size.
+// The compute limits the device reports (Vulkan 1.3, "Limits"; the RuntimeSpirv VUIDs): a workgroup larger than
+// maxComputeWorkGroupSize / maxComputeWorkGroupInvocations or more workgroup memory than
+// maxComputeSharedMemorySize is invalid, and the interpreter would allocate it for every worker.
+VkResult CheckComputeLimits(const Device& device, const ir::Module& module, const std::string& where) {
+  const VkPhysicalDeviceLimits& limits = device.physicalDevice().description().properties.limits;
+  const uint32_t* size = module.entryPoint.localSize;
+  static const char* const kVuids[3] = {"VUID-RuntimeSpirv-x-06429", "VUID-RuntimeSpirv-y-06430",
+                                        "VUID-RuntimeSpirv-z-06431"};
+  for (int i = 0; i < 3; ++i)
+    if (size[i] > limits.maxComputeWorkGroupSize[i])
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                         "%s: the workgroup size %u x %u x %u exceeds maxComputeWorkGroupSize[%d] = %u (%s)",
+                         where.c_str(), size[0], size[1], size[2], i, limits.maxComputeWorkGroupSize[i], kVuids[i]);
+  const uint64_t invocations = uint64_t{size[0]} * size[1] * size[2];
+  if (invocations > limits.maxComputeWorkGroupInvocations)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                       "%s: the workgroup size %u x %u x %u has %llu invocations, more than "
+                       "maxComputeWorkGroupInvocations = %u (VUID-RuntimeSpirv-x-06432)",
+                       where.c_str(), size[0], size[1], size[2], static_cast<unsigned long long>(invocations),
+                       limits.maxComputeWorkGroupInvocations);
+  const uint64_t shared = statistics::WorkgroupMemoryBytes(module);
+  if (shared > limits.maxComputeSharedMemorySize)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                       "%s: the shader declares %llu bytes of workgroup memory, more than maxComputeSharedMemorySize "
+                       "= %u (VUID-RuntimeSpirv-Workgroup-06530)",
+                       where.c_str(), static_cast<unsigned long long>(shared), limits.maxComputeSharedMemorySize);
+  return VK_SUCCESS;
+}
+
 VkResult CheckComputeSubgroups(const VkPipelineShaderStageCreateInfo& info, const std::string& where,
                                const SubgroupSizes& sizes, uint32_t required, const uint32_t localSize[3]) {
   const uint64_t invocations = uint64_t{localSize[0]} * localSize[1] * localSize[2];
@@ -287,8 +317,10 @@ VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCr
   // The interpreter's lanes: a power of two from 1 to 64 (every Vulkan subgroup size a device here reports).
   if (out->subgroupSize == 0 || out->subgroupSize > 64 || (out->subgroupSize & (out->subgroupSize - 1)) != 0)
     out->subgroupSize = 32;
-  if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT)
+  if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT) {
+    if (VkResult limits = CheckComputeLimits(device, out->shader->module, where); limits != VK_SUCCESS) return limits;
     out->executable = execution::BuildExecutable(out->shader->module, &out->executableError);
+  }
   else
     out->executableError = "draws are not rasterised yet";
   // REQUIRE_FULL_SUBGROUPS_BIT: "the subgroup sizes must be launched with all invocations active in the compute

@@ -110,6 +110,19 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
     return true;
   }
   const execution::Executable& exe = *stage.executable;
+  // "groupCountX must be less than or equal to VkPhysicalDeviceLimits::maxComputeWorkGroupCount[0]" (and Y, Z):
+  // misuse a GPU would not survive either; the dispatch is skipped with the VUID rather than run for hours.
+  const uint32_t* maxGroups = device.physicalDevice().description().properties.limits.maxComputeWorkGroupCount;
+  for (int i = 0; i < 3; ++i)
+    if (groups[i] > maxGroups[i]) {
+      static const char* const kVuids[3] = {"VUID-vkCmdDispatch-groupCountX-00386",
+                                            "VUID-vkCmdDispatch-groupCountY-00387",
+                                            "VUID-vkCmdDispatch-groupCountZ-00388"};
+      CT_ERROR("%s: %u workgroups in dimension %d exceed maxComputeWorkGroupCount[%d] = %u (%s); the dispatch is "
+               "skipped",
+               where.c_str(), groups[i], i, i, maxGroups[i], kVuids[i]);
+      return true;
+    }
 
   // Runtime-sized descriptor arrays: as many descriptors as the bound set has, placed after the fixed slots.
   std::vector<execution::SlotPatch> patches;

@@ -115,6 +115,41 @@ TEST_F(PipelineTest, SpecialisationOutsideItsDataIsMisuse) {
   EXPECT_NE(text.find("VK_ERROR_VALIDATION_FAILED_EXT"), std::string::npos) << text;
 }
 
+// The device's compute limits hold at creation: a workgroup too large in one dimension or in invocations, or more
+// workgroup memory than maxComputeSharedMemorySize, is refused with the VUID (the interpreter would otherwise
+// allocate it for every worker).
+TEST_F(PipelineTest, ComputeLimitsAreEnforced) {
+  VkPipelineLayout layout = Layout({{{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}});
+  for (uint32_t size : {2048u, 4294967295u}) {
+    VkSpecializationMapEntry entry{0, 0, 4};
+    VkSpecializationInfo specialization{1, &entry, 4, &size};
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    LogCapture log;
+    EXPECT_EQ(CreateCompute(ComputeInfo(Module("specialized_size.comp.spv"), layout, &specialization), &pipeline),
+              VK_ERROR_VALIDATION_FAILED_EXT)
+        << size;
+    EXPECT_EQ(pipeline, VK_NULL_HANDLE);
+    const std::string text = log.Take();
+    EXPECT_NE(text.find("exceeds maxComputeWorkGroupSize[0]"), std::string::npos) << text;
+    EXPECT_NE(text.find("VUID-RuntimeSpirv-x-06429"), std::string::npos) << text;
+  }
+  uint32_t words = 268435456;  // 1 GiB of floats
+  VkSpecializationMapEntry entry{0, 0, 4};
+  VkSpecializationInfo specialization{1, &entry, 4, &words};
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  LogCapture log;
+  EXPECT_EQ(CreateCompute(ComputeInfo(Module("specialized_shared.comp.spv"), layout, &specialization), &pipeline),
+            VK_ERROR_VALIDATION_FAILED_EXT);
+  const std::string text = log.Take();
+  EXPECT_NE(text.find("1073741824 bytes of workgroup memory, more than maxComputeSharedMemorySize"),
+            std::string::npos)
+      << text;
+  // Within the limits the same shader is fine.
+  words = 1024;
+  EXPECT_EQ(CreateCompute(ComputeInfo(Module("specialized_shared.comp.spv"), layout, &specialization), &pipeline),
+            VK_SUCCESS);
+}
+
 struct MismatchCase {
   const char* name;
   std::vector<std::vector<BindingSpec>> sets;
