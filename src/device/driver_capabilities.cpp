@@ -49,6 +49,9 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE),
     CT_EXTENSION(VK_EXT_SAMPLER_FILTER_MINMAX),
     CT_EXTENSION(VK_EXT_IMAGE_ROBUSTNESS),
+    // robustBufferAccess2 (exact bounds, zero reads, dropped writes), robustImageAccess2 (out-of-bounds texels read
+    // as a zero texel of the format), nullDescriptor (VK_NULL_HANDLE descriptors read zero, never fault).
+    CT_EXTENSION(VK_EXT_ROBUSTNESS_2),
     CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
     CT_EXTENSION(VK_EXT_INLINE_UNIFORM_BLOCK),  // its feature is listed below; the extension name was missing
     CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // cube filtering clamps to the face's edge (docs/execution.md)
@@ -165,6 +168,9 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",
+    "VkPhysicalDeviceRobustness2FeaturesEXT.robustBufferAccess2",
+    "VkPhysicalDeviceRobustness2FeaturesEXT.robustImageAccess2",
+    "VkPhysicalDeviceRobustness2FeaturesEXT.nullDescriptor",
     "VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT.nonSeamlessCubeMap",
     "VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT.texelBufferAlignment",
     // Float atomics: add, min and max on 32- and 64-bit floats in buffers, workgroup memory and images (not 16-bit,

@@ -12,6 +12,9 @@ struct BufferRange {
   std::byte* data = nullptr;  // nullptr: no descriptor (every access is out of range)
   uint64_t size = 0;          // bytes the shader may access from data
   uint64_t address = 0;       // the device address of data (for fault reports)
+  // A null descriptor with VK_EXT_robustness2's nullDescriptor: accesses read zero and write nothing, never a
+  // fault ("reads return zero, writes are discarded").
+  bool null = false;
 };
 
 // A register slot pair (a global pointer) whose value is known only when the dispatch starts: the first table entry

@@ -56,6 +56,12 @@ class DeviceAddressMap final : public execution::AddressMap {
 ComputeDispatcher::ComputeDispatcher(Queue& queue) : queue_(queue) {
   const uint32_t size = queue.device().physicalDevice().description().properties.limits.maxPushConstantsSize;
   pushConstants_.assign(std::max<uint32_t>(size, 128), std::byte{0});
+  if (const StructBlob* blob =
+          queue.device().FindEnabledFeatures(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT)) {
+    const auto* features = static_cast<const VkPhysicalDeviceRobustness2FeaturesEXT*>(blob->data());
+    robustBufferAccess2_ = features->robustBufferAccess2 == VK_TRUE;
+    nullDescriptor_ = features->nullDescriptor == VK_TRUE;
+  }
 }
 
 void ComputeDispatcher::Reset() {
@@ -170,6 +176,10 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
       execution::BufferRange& range = buffers[binding.firstSlot + e];
       if (bound == nullptr || bound->set == nullptr) continue;
       const DescriptorRecord* record = bound->set->Find(binding.binding, e);
+      if (record != nullptr && record->buffer == nullptr && nullDescriptor_) {
+        range.null = true;  // written as VK_NULL_HANDLE: defined, not a fault
+        continue;
+      }
       if (record == nullptr || record->buffer == nullptr || record->buffer->data() == nullptr) continue;
       VkDeviceSize offset = record->offset;
       if (IsDynamic(record->type)) {
@@ -224,7 +234,8 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
   context.patches = patches.data();
   context.patchCount = static_cast<uint32_t>(patches.size());
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
-  context.outOfRange = device.enabledFeatures().robustBufferAccess ? execution::OutOfRangeMode::Robust
+  context.outOfRange = device.enabledFeatures().robustBufferAccess || robustBufferAccess2_
+                           ? execution::OutOfRangeMode::Robust
                        : options.shaderFaults == ShaderFaultMode::Masked ? execution::OutOfRangeMode::Masked
                        : options.shaderFaults == ShaderFaultMode::Off    ? execution::OutOfRangeMode::Robust
                                                                          : execution::OutOfRangeMode::Fault;

@@ -52,6 +52,9 @@ class ComputeDispatcher {
   std::array<BoundSet, 32> sets_{};
   std::vector<std::byte> pushConstants_;
   std::unordered_set<const Pipeline*> warned_;  // pipelines whose shader is not executed, already logged
+  // VK_EXT_robustness2 as enabled at device creation.
+  bool robustBufferAccess2_ = false;
+  bool nullDescriptor_ = false;
 };
 
 }  // namespace crashtest

@@ -45,6 +45,12 @@ Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel) {
   return out;
 }
 
+Texel OutOfBoundsTexel(const ImageDescriptor& image) {
+  if (!image.bound) return ZeroTexel();
+  const std::byte zeros[16] = {};
+  return image.texelBytes <= sizeof zeros ? ReadTexel(image, zeros) : ZeroTexel();
+}
+
 Texel Swizzled(const ImageDescriptor& image, const Texel& texel) {
   const bool isFloat = image.kind == format::ValueKind::kFloat;
   const uint32_t one = isFloat ? std::bit_cast<uint32_t>(1.0f) : 1u;

@@ -31,8 +31,11 @@ Texel Swizzled(const ImageDescriptor& image, const Texel& texel);
 // Encodes `value` (in the format's value kind) into the texel at `texel`. Only colour formats are written.
 void WriteTexel(const ImageDescriptor& image, const Texel& value, std::byte* texel);
 
-// The value an invalid texel reads as: zero in every component (what robustImageAccess allows and what GPUs return
-// for a bounds-checked image load).
+// The value an invalid texel reads as: zero in every component (for an unbound descriptor).
 inline Texel ZeroTexel() { return Texel{}; }
+// The value a texel outside a bound image reads as: a texel of zero bytes converted to RGBA, so components the format
+// lacks read as (0, 0, 0, 1) — the format-dependent value robustImageAccess2 requires, and one of the two values
+// robustImageAccess allows.
+Texel OutOfBoundsTexel(const ImageDescriptor& image);
 
 }  // namespace crashtest::sampling

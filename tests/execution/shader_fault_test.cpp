@@ -82,6 +82,22 @@ TEST_F(ShaderFaults, FaultsOffGiveRobustSemantics) {
   for (uint32_t i = 1; i < 64; ++i) EXPECT_EQ(r.buffers[0][0][i], i - 1) << i;
 }
 
+// VK_EXT_robustness2's nullDescriptor: a descriptor written as VK_NULL_HANDLE is defined to read zero and drop
+// writes, so the off-by-one shader's writes into it vanish and nothing faults.
+TEST_F(ShaderFaults, NullDescriptorAccessesAreNotFaults) {
+  Open(nullptr);
+  device_.reset();
+  std::string error;
+  device_ = ComputeDevice::Open(instance_, "crashtest", &error, /*faults=*/true, 1, /*nullDescriptor=*/true);
+  ASSERT_NE(device_, nullptr) << error;
+  ASSERT_TRUE(device_->hasExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME));
+  ComputeJob job = OffByOne();
+  job.buffers[0].null = true;
+  ComputeResult r = device_->Run(job);
+  ASSERT_EQ(r.result, VK_SUCCESS) << r.error << r.faultDescription;
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.buffers[0][0][i], 0xdeadbeefu) << "the buffer was not bound";
+}
+
 TEST_F(ShaderFaults, ReadThroughTheAddressOfAFreedBuffer) {
   Open(nullptr);
   ComputeJob job;

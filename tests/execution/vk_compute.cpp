@@ -41,7 +41,8 @@ std::vector<uint32_t> ReadSpirv(const std::string& path) {
 }
 
 std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const std::string& nameFragment,
-                                                   std::string* error, bool faults, int crashtest) {
+                                                   std::string* error, bool faults, int crashtest,
+                                                   bool nullDescriptor) {
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
@@ -103,7 +104,10 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
                                                         &storage8};
     VkPhysicalDeviceFaultFeaturesEXT fault{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT};
     const bool hasFault = faults && d->hasExtension(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
-    float16.pNext = hasFault ? &fault : nullptr;
+    VkPhysicalDeviceRobustness2FeaturesEXT robustness2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+    const bool hasNull = nullDescriptor && d->hasExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+    fault.pNext = hasNull ? &robustness2 : nullptr;
+    float16.pNext = hasFault ? static_cast<void*>(&fault) : hasNull ? static_cast<void*>(&robustness2) : nullptr;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &address};
     vkGetPhysicalDeviceFeatures2(physical, &query);
     storage16.storageInputOutput16 = VK_FALSE;
@@ -111,10 +115,13 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     address.bufferDeviceAddressMultiDevice = VK_FALSE;
     if (!faults) address.bufferDeviceAddress = VK_FALSE;
     fault.deviceFaultVendorBinary = VK_FALSE;
+    robustness2.robustBufferAccess2 = VK_FALSE;  // it would need robustBufferAccess, which hides faults
+    robustness2.robustImageAccess2 = VK_FALSE;
     d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
     d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;
     std::vector<const char*> enabled;
     if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
+    if (hasNull) enabled.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
     // The image tests sample with MIRROR_CLAMP_TO_EDGE, which needs the extension (or the 1.2 feature).
     if (d->hasExtension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
       enabled.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
@@ -291,7 +298,7 @@ ComputeResult ComputeDevice::Run(const ComputeJob& job) {
           continue;
         }
         for (uint32_t e = 0; e < spec.count && spec.bound; ++e) {
-          VkDescriptorBufferInfo bufferInfo{allocations[b][e].buffer, 0, VK_WHOLE_SIZE};
+          VkDescriptorBufferInfo bufferInfo{spec.null ? VK_NULL_HANDLE : allocations[b][e].buffer, 0, VK_WHOLE_SIZE};
           VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
           write.dstSet = sets[spec.set];
           write.dstBinding = spec.binding;

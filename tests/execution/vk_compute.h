@@ -20,6 +20,7 @@ struct BufferSpec {
   bool bound = true;               // false: not in a descriptor set, reached only through its device address
   int pushAddressWord = -1;        // >= 0: its device address is pushed at this push-constant word (two words)
   bool freeBeforeSubmit = false;   // its memory is freed after recording, before the submission
+  bool null = false;               // written as a VK_NULL_HANDLE descriptor (needs nullDescriptor)
   // Device addresses written into the contents once every buffer exists (linked structures): words `word` and
   // `word + 1` of descriptor 0 get the address of buffer spec `target`'s first buffer plus `offset`.
   struct Relocation {
@@ -77,8 +78,9 @@ class ComputeDevice {
   // With `faults`, also enables buffer device addresses and VK_EXT_device_fault when the device offers them.
   // `crashtest`: 1 only a device of crashtest (which always offers VK_KHR_device_fault), 0 only another
   // driver's, -1 either (a crashtest device may emulate lavapipe's profile, name and all).
+  // With `nullDescriptor`, also enables VK_EXT_robustness2's nullDescriptor when the device offers it.
   static std::unique_ptr<ComputeDevice> Open(VkInstance instance, const std::string& nameFragment, std::string* error,
-                                             bool faults = false, int crashtest = -1);
+                                             bool faults = false, int crashtest = -1, bool nullDescriptor = false);
   ~ComputeDevice();
   ComputeResult Run(const ComputeJob& job);
   VkDevice device() const { return device_; }

@@ -107,7 +107,8 @@ void ImageRead(const Op& op, SubgroupState& s) {
       const uint32_t level = lod != nullptr ? lod[l] : 0;
       const std::byte* at = sampling::TexelAddress(entry->image, level, t.x, t.y, t.z, t.layer,
                                                    sample != nullptr ? sample[l] : 0);
-      if (at != nullptr) texel = sampling::Swizzled(entry->image, sampling::ReadTexel(entry->image, at));
+      texel = sampling::Swizzled(entry->image, at != nullptr ? sampling::ReadTexel(entry->image, at)
+                                                             : sampling::OutOfBoundsTexel(entry->image));
     }
     for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
   });

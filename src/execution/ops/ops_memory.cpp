@@ -68,6 +68,7 @@ std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64
   if (slot < s.dispatch->bufferCount) {
     const BufferRange& range = s.dispatch->buffers[slot];
     if (range.data != nullptr && bytes <= range.size && offset <= range.size - bytes) return range.data + offset;
+    if (range.null) return nullptr;  // nullDescriptor: defined as zero / dropped
     *stop = !OutOfRange(s, op, lane, range.address + offset, write, slot);
     return nullptr;
   }
