@@ -52,6 +52,7 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     // robustBufferAccess2 (exact bounds, zero reads, dropped writes), robustImageAccess2 (out-of-bounds texels read
     // as a zero texel of the format), nullDescriptor (VK_NULL_HANDLE descriptors read zero, never fault).
     CT_EXTENSION(VK_EXT_ROBUSTNESS_2),
+    CT_EXTENSION(VK_EXT_CUSTOM_BORDER_COLOR),  // the sampler's own border colour (memory/sampler.cpp, src/sampling)
     CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
     CT_EXTENSION(VK_EXT_INLINE_UNIFORM_BLOCK),  // its feature is listed below; the extension name was missing
     CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // cube filtering clamps to the face's edge (docs/execution.md)
@@ -168,6 +169,8 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceVulkan12Features.shaderUniformTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.shaderStorageTexelBufferArrayDynamicIndexing",
     "VkPhysicalDeviceVulkan12Features.samplerMirrorClampToEdge",
+    "VkPhysicalDeviceCustomBorderColorFeaturesEXT.customBorderColors",
+    "VkPhysicalDeviceCustomBorderColorFeaturesEXT.customBorderColorWithoutFormat",
     "VkPhysicalDeviceRobustness2FeaturesEXT.robustBufferAccess2",
     "VkPhysicalDeviceRobustness2FeaturesEXT.robustImageAccess2",
     "VkPhysicalDeviceRobustness2FeaturesEXT.nullDescriptor",

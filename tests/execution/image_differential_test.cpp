@@ -227,6 +227,15 @@ std::vector<ImageCase> Cases() {
       };
       cases.push_back(c);
     }
+    // VK_EXT_custom_border_color: a border colour of the application's choosing.
+    static const VkSamplerCustomBorderColorCreateInfoEXT kCustomBorder{
+        VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT, nullptr,
+        VkClearColorValue{{0.25f, 0.5f, 0.75f, 0.125f}}, VK_FORMAT_R8G8B8A8_UNORM};
+    VkSamplerCreateInfo custom =
+        Sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, VK_SAMPLER_MIPMAP_MODE_NEAREST);
+    custom.pNext = &kCustomBorder;
+    custom.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+    cases.push_back(SamplerCase("linear_border_custom", VK_FORMAT_R8G8B8A8_UNORM, custom, -0.5f, 1.5f, lod0));
     VkSamplerCreateInfo biased =
         Sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_MIPMAP_MODE_NEAREST, 3.2f);
     biased.mipLodBias = 1.25f;

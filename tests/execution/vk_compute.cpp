@@ -108,7 +108,12 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     const bool hasNull = nullDescriptor && d->hasExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
     fault.pNext = hasNull ? &robustness2 : nullptr;
     float16.pNext = hasFault ? static_cast<void*>(&fault) : hasNull ? static_cast<void*>(&robustness2) : nullptr;
-    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &address};
+    // Custom border colours, for the sampler tests.
+    const bool hasBorder = d->hasExtension(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+    VkPhysicalDeviceCustomBorderColorFeaturesEXT border{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
+                                                        &address};
+    void* head = hasBorder ? static_cast<void*>(&border) : static_cast<void*>(&address);
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, head};
     vkGetPhysicalDeviceFeatures2(physical, &query);
     storage16.storageInputOutput16 = VK_FALSE;
     address.bufferDeviceAddressCaptureReplay = VK_FALSE;
@@ -122,10 +127,11 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     std::vector<const char*> enabled;
     if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
     if (hasNull) enabled.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+    if (hasBorder) enabled.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
     // The image tests sample with MIRROR_CLAMP_TO_EDGE, which needs the extension (or the 1.2 feature).
     if (d->hasExtension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
       enabled.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
-    info.pNext = &address;
+    info.pNext = head;
     info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
     info.ppEnabledExtensionNames = enabled.data();
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
