@@ -68,7 +68,7 @@ void PrintCommandHelp(const Command& c, std::ostream& out) {
   for (const OptionSpec& o : c.options) {
     out << " [--" << o.name;
     if (!o.valueName.empty()) out << ' ' << o.valueName;
-    out << ']';
+    out << (o.repeatable ? "]..." : "]");
   }
   if (!c.arguments.empty()) out << ' ' << c.arguments;
   out << "\n\n" << c.description << '\n';

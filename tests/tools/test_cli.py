@@ -388,7 +388,7 @@ class Run(unittest.TestCase):
     def test_help_and_missing_command(self):
         r = run("help", "run")
         self.assertEqual(r.returncode, 0)
-        for word in ("--device NAME|PROFILE", "--config FILE", "--fault JSON|FILE", "--dump-dir DIR", "-- COMMAND",
+        for word in ("[--device NAME|PROFILE]...", "[--config FILE] ", "[--fault JSON|FILE]...", "--dump-dir DIR", "-- COMMAND",
                      "125"):
             self.assertIn(word, r.stdout)
         self.assertIn("\n  run ", run("--help").stdout)
