@@ -38,7 +38,7 @@ constexpr int kExitNotFound = 127;       // COMMAND was not found
 constexpr OptionSpec kOptions[] = {
     {"device", "NAME|PROFILE", "a device to emulate: a built-in name (amd-rdna2), builtin:NAME or a profile file; "
                                "repeat for several; replaces the configuration's devices", true},
-    {"config", "FILE", "the configuration to start from (default: $CRASHTEST_CONFIG when no other option is given)"},
+    {"config", "FILE", "the configuration to start from (default: $CRASHTEST_CONFIG, else builtin:default)"},
     {"fault", "JSON|FILE", "add a fault (or an array of faults) to the plan, as JSON or a file; repeatable", true},
     {"dump-dir", "DIR", "write vendor crash dumps to DIR (created if missing), as CRASHTEST_DUMP_DIR"},
 };
@@ -108,6 +108,15 @@ std::string DeviceList(const ConfigurationResult& config) {
   return list;
 }
 
+// The running COMMAND, for ForwardSignal. pid_t values fit sig_atomic_t (both int on Linux).
+volatile sig_atomic_t runningChild = 0;
+
+// A CI system cancelling the job sends SIGTERM (or SIGHUP) to crashtest run: COMMAND gets it too instead of
+// being left running, and crashtest run still waits for it and reports.
+extern "C" void ForwardSignal(int signal) {
+  if (runningChild > 0) kill(static_cast<pid_t>(runningChild), signal);
+}
+
 // Runs argv with the environment already set up; the status the shell would report.
 int RunChild(const std::vector<std::string>& command) {
   std::vector<char*> argv;
@@ -120,10 +129,19 @@ int RunChild(const std::vector<std::string>& command) {
   struct sigaction oldQuit{};
   sigaction(SIGINT, &ignore, &oldInt);
   sigaction(SIGQUIT, &ignore, &oldQuit);
+  struct sigaction forward{};
+  forward.sa_handler = &ForwardSignal;
+  forward.sa_flags = SA_RESTART;
+  struct sigaction oldTerm{};
+  struct sigaction oldHup{};
+  sigaction(SIGTERM, &forward, &oldTerm);
+  sigaction(SIGHUP, &forward, &oldHup);
   const pid_t pid = fork();
   if (pid == 0) {
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGQUIT, &oldQuit, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+    sigaction(SIGHUP, &oldHup, nullptr);
     execvp(argv[0], argv.data());
     const int error = errno;
     std::fprintf(stderr, "crashtest run: %s: %s\n", argv[0], std::strerror(error));
@@ -134,13 +152,17 @@ int RunChild(const std::vector<std::string>& command) {
   if (pid < 0) {
     std::cerr << "crashtest run: cannot start " << command[0] << ": " << std::strerror(errno) << '\n';
   } else {
+    runningChild = pid;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    runningChild = 0;
     if (WIFEXITED(status)) result = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) result = 128 + WTERMSIG(status);  // the shell's convention
   }
   sigaction(SIGINT, &oldInt, nullptr);
   sigaction(SIGQUIT, &oldQuit, nullptr);
+  sigaction(SIGTERM, &oldTerm, nullptr);
+  sigaction(SIGHUP, &oldHup, nullptr);
   return result;
 }
 
@@ -237,7 +259,7 @@ const Command& RunCommand() {
           "Runs COMMAND with crashtest as the only Vulkan driver the loader sees: the driver manifest of this\n"
           "build tree or installation in VK_DRIVER_FILES and VK_ICD_FILENAMES, Mesa's device-select layer off\n"
           "(NODEVICE_SELECT=1), and CRASHTEST_CONFIG naming a configuration composed from the options: --config\n"
-          "(or $CRASHTEST_CONFIG when no option is given), its devices replaced by the --device options, its\n"
+          "(or the inherited $CRASHTEST_CONFIG), its devices replaced by the --device options, its\n"
           "faults extended by the --fault options. The composed configuration is checked first; with errors,\n"
           "nothing runs. Every process COMMAND starts (ctest runs many) counts towards the summary.",
       .options = kOptions,

@@ -134,8 +134,8 @@ bool ComposeRunConfiguration(const RunConfigurationInput& input, Json& out, std:
   out = Json::object();
   std::string fromEnvironment;
   const std::string* configFile = input.configFile;
-  if (configFile == nullptr && input.devices.empty() && input.faults.empty()) {
-    // Nothing on the command line: the configuration the environment already names, as the driver would read it.
+  if (configFile == nullptr) {
+    // No --config: start from the configuration the environment already names, as the driver would read it.
     if (const char* env = std::getenv(kConfigEnvironmentVariable); env != nullptr && *env != '\0') {
       fromEnvironment = env;
       configFile = &fromEnvironment;

@@ -11,7 +11,7 @@
 namespace crashtest {
 
 struct RunConfigurationInput {
-  const std::string* configFile = nullptr;  // --config, else $CRASHTEST_CONFIG when no other option is given
+  const std::string* configFile = nullptr;  // --config; when null, $CRASHTEST_CONFIG if set
   std::span<const std::string> devices;     // --device: "builtin:NAME", NAME of a built-in device, or a profile
   std::span<const std::string> faults;      // --fault: a fault (or array of faults) as JSON, or a file holding it
 };

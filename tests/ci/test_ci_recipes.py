@@ -123,5 +123,5 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) != 4:
         sys.exit(__doc__)
-    SOURCE, BUILD, CRASH_HANDLER = sys.argv[1:4]
+    SOURCE, BUILD, CRASH_HANDLER = (os.path.abspath(a) for a in sys.argv[1:4])
     sys.exit(main())

@@ -438,6 +438,15 @@ class Run(unittest.TestCase):
             self.assertTrue(reference.startswith("builtin:") or os.path.isabs(reference), reference)
         self.assertEqual([f["id"] for f in config["faults"]], ["later", "a"])
 
+    def test_inherited_crashtest_config_is_the_base(self):
+        r = run("run", "--device", "mali-g78", "--", "sh", "-c", 'cat "$CRASHTEST_CONFIG"',
+                config=configs("two-devices.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        config = json.loads(r.stdout)
+        self.assertEqual(config["devices"], ["builtin:mali-g78"])
+        self.assertEqual([f["id"] for f in config["faults"]], ["later"])  # the inherited plan stays
+        self.assertEqual(config["options"], {"computeThreads": 2})
+
     def test_dump_dir_is_created_and_passed_on(self):
         import tempfile
         with tempfile.TemporaryDirectory() as tmp:
@@ -473,6 +482,33 @@ class Run(unittest.TestCase):
     def test_signal_becomes_128_plus_n(self):
         r = run("run", "--", "sh", "-c", "kill -TERM $$")
         self.assertEqual(r.returncode, 128 + 15, r.stderr)
+
+    def test_sigterm_to_crashtest_run_reaches_the_command(self):
+        import signal
+        import time
+        env = {k: v for k, v in os.environ.items() if k not in ("CRASHTEST_CONFIG", "CRASHTEST_DUMP_DIR")}
+        p = subprocess.Popen([EXE, "run", "--", "sh", "-c", "trap 'echo got-term; exit 7' TERM; "
+                              "echo ready; while :; do sleep 0.05; done"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.assertEqual(p.stdout.readline().strip(), "ready")
+        time.sleep(0.1)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 7, err)
+        self.assertIn("got-term", out)
+        self.assertIn("crashtest run: exit status 7;", err)
+
+    def test_fault_from_a_file(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump([{"id": "a", "when": {"submit": 1}, "effect": "masked"},
+                       {"id": "b", "when": {"submit": 2}, "effect": "device-lost"}], f)
+        try:
+            r = run("run", "--fault", f.name, "--", "sh", "-c", 'cat "$CRASHTEST_CONFIG"')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual([x["id"] for x in json.loads(r.stdout)["faults"]], ["a", "b"])
+        finally:
+            os.unlink(f.name)
 
 
 if __name__ == "__main__":
