@@ -60,7 +60,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CrashtestInjectFault(VkDevice device, const char*
       engine.Arm(std::move(fault));
       return VK_SUCCESS;
     }
-    return engine.Inject(fault, "injected by crashtestInjectFault");
+    return engine.Inject(fault, "through crashtestInjectFault");
   });
 }
 

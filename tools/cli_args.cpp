@@ -22,6 +22,11 @@ std::string_view SuggestName(std::string_view name, std::span<const std::string_
   return EditDistance(name, best) <= limit ? best : std::string_view{};
 }
 
+std::span<const std::string> ParsedArgs::All(std::string_view name) const {
+  auto it = all.find(name);
+  return it == all.end() ? std::span<const std::string>() : std::span<const std::string>(it->second);
+}
+
 namespace {
 
 std::string UnknownOption(std::string_view given, std::string_view name, std::span<const OptionSpec> options) {
@@ -67,7 +72,7 @@ bool ParseArgs(std::span<const std::string> args, std::span<const OptionSpec> op
       error = UnknownOption(arg, name, options);
       return false;
     }
-    if (out.Has(name)) {
+    if (out.Has(name) && !spec->repeatable) {
       error = "option '--" + std::string(name) + "' given more than once";
       return false;
     }
@@ -88,7 +93,8 @@ bool ParseArgs(std::span<const std::string> args, std::span<const OptionSpec> op
         error = "option '--" + std::string(name) + "' needs a value (" + std::string(spec->valueName) + ")";
         return false;
       }
-      out.values.emplace(std::string(name), std::move(value));
+      out.all[std::string(name)].push_back(value);
+      out.values.insert_or_assign(std::string(name), std::move(value));
     }
   }
   return true;

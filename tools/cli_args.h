@@ -16,17 +16,21 @@ struct OptionSpec {
   std::string_view name;       // without the dashes, e.g. "config"
   std::string_view valueName;  // e.g. "FILE"; "" for a flag
   std::string_view help;       // one line for `crashtest help COMMAND`
+  bool repeatable = false;     // may be given several times (values in ParsedArgs::All, in order)
 };
 
 struct ParsedArgs {
   std::vector<std::string> positional;
   std::set<std::string, std::less<>> flags;
-  std::map<std::string, std::string, std::less<>> values;
+  std::map<std::string, std::string, std::less<>> values;  // the last value of each option
+  std::map<std::string, std::vector<std::string>, std::less<>> all;  // every value, in command-line order
   bool help = false;
 
   bool Has(std::string_view name) const { return flags.contains(name) || values.contains(name); }
   // nullptr when the option was not given.
   const std::string* Value(std::string_view name) const;
+  // Every value of a repeatable option (empty when not given).
+  std::span<const std::string> All(std::string_view name) const;
 };
 
 // False with `error` set ("unknown option '--verbos' (did you mean '--verbose'?)") when the arguments do not fit

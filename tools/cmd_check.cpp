@@ -14,9 +14,30 @@ namespace crashtest {
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"strict", "", "treat warnings (struct names this Vulkan does not know) as errors"},
+    {"strict", "", "treat warnings (struct or extension names this Vulkan does not know) as errors"},
     {"profile", "NAME", "for a profile file: check the entry NAME of its \"profiles\" section"},
+    {"json", "", "print one JSON object (every file, its messages and its result) instead of text"},
 };
+
+const char* SeverityName(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Info: return "note";
+  }
+  return "error";
+}
+
+nlohmann::json MessageJson(const Diagnostic& d) {
+  nlohmann::json m = {{"severity", SeverityName(d.severity)}, {"file", d.file}, {"text", d.text}};
+  m["path"] = d.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.path);
+  if (d.line > 0) {
+    m["line"] = d.line;
+    m["column"] = d.column;
+  }
+  m["formatted"] = d.Format();
+  return m;
+}
 
 // A Vulkan Profiles file has a top-level "capabilities" object; a configuration never does. Anything that does
 // not parse is left to the configuration loader, which reports it with line and column.
@@ -74,16 +95,26 @@ int Run(const ParsedArgs& args) {
     }
   }
   bool allOk = true;
+  const bool json = args.Has("json");
+  nlohmann::json report = {{"strict", args.Has("strict")}, {"files", nlohmann::json::array()}};
   for (const std::string& path : args.positional) {
     bool usageError = false;
     Outcome outcome = CheckOne(path, args, usageError);
     if (usageError) return kExitUsage;
-    for (const Diagnostic& d : outcome.diagnostics.Items()) std::cout << d.Format() << '\n';
     const std::size_t errors = outcome.diagnostics.Count(Severity::Error);
     const std::size_t warnings = outcome.diagnostics.Count(Severity::Warning);
     // The loader already turns its warnings into errors under --strict; this also covers any it keeps as
     // warnings, so that --strict means "nothing to say" whatever the loader's policy.
     const bool ok = outcome.ok && errors == 0 && !(args.Has("strict") && warnings != 0);
+    allOk &= ok;
+    if (json) {
+      nlohmann::json messages = nlohmann::json::array();
+      for (const Diagnostic& d : outcome.diagnostics.Items()) messages.push_back(MessageJson(d));
+      report["files"].push_back({{"file", path}, {"ok", ok}, {"devices", outcome.devices}, {"errors", errors},
+                                 {"warnings", warnings}, {"messages", std::move(messages)}});
+      continue;
+    }
+    for (const Diagnostic& d : outcome.diagnostics.Items()) std::cout << d.Format() << '\n';
     std::cout << path << ": ";
     if (ok) {
       std::cout << "OK, " << Plural(outcome.devices, "device");
@@ -94,7 +125,10 @@ int Run(const ParsedArgs& args) {
       std::cout << Plural(errors, "error") << ", " << Plural(warnings, "warning");
     }
     std::cout << '\n';
-    allOk &= ok;
+  }
+  if (json) {
+    report["ok"] = allOk;
+    std::cout << report.dump(2) << '\n';
   }
   return allOk ? kExitOk : kExitFailure;
 }
@@ -115,6 +149,10 @@ const Command& CheckCommand() {
           "Output (stdout): every message, then one summary line per file, e.g.\n"
           "  config.json: OK, 2 devices\n"
           "  config.json: 3 errors, 1 warning\n"
+          "\n"
+          "With --json, one object instead: {\"ok\", \"strict\", \"files\": [{\"file\", \"ok\", \"devices\",\n"
+          "\"errors\", \"warnings\", \"messages\": [{\"severity\" (error, warning or note), \"file\", \"path\",\n"
+          "\"line\", \"column\" (malformed JSON only), \"text\", \"formatted\"}]}]}.\n"
           "\n"
           "Exit codes: 0 no errors (warnings allowed unless --strict); 1 errors found; 2 usage error.",
       .run = &Run,

@@ -16,6 +16,7 @@
 #include "statistics/executable_builder.h"
 #include "statistics/representations.h"
 #include "statistics/statistic_table.h"
+#include "stats_batch.h"
 #include "stats_input.h"
 
 namespace crashtest {
@@ -34,7 +35,12 @@ constexpr OptionSpec kOptions[] = {
     {"ir", "", "also print the annotated crashtest IR (text output)"},
     {"compare", "", "compare two shaders: BEFORE.spv AFTER.spv, print the deltas"},
     {"fail-on", "LIST", "with --compare: statistics whose regression fails (keys, 'all' or 'none')"},
+    {"threshold", "LIST", "with --compare: how much worse a statistic may get, e.g. registers=+4,estimatedCycles=5%"},
 };
+
+// Exit codes of `crashtest stats` (docs/cli.md): a regression and "could not run" must be told apart by CI.
+constexpr int kExitRegression = 1;   // --compare: a gated statistic got worse beyond its threshold
+constexpr int kExitCannotRun = 3;    // a file could not be read or compiled, the device could not be loaded
 
 // Keep in step with the help text and docs/statistics.md.
 constexpr const char* kDefaultFailOn = "spills,fills,scratchSize,registers,subgroupsPerCore";
@@ -181,57 +187,102 @@ bool ParseFailOn(const std::string& list, std::vector<const StatisticDescriptor*
   return true;
 }
 
-bool Worse(const StatisticDescriptor& d, double before, double after) {
-  return (d.better == Better::Lower && after > before) || (d.better == Better::Higher && after < before);
+const Tolerance* FindTolerance(const std::vector<Tolerance>& tolerances, const StatisticDescriptor& d) {
+  for (const Tolerance& t : tolerances)
+    if (t.statistic == &d) return &t;
+  return nullptr;
 }
 
-int Compare(const Analysed& before, const Analysed& after, const Context& context,
-            const std::vector<const StatisticDescriptor*>& gated, bool json) {
+struct ComparedStatistic {
+  const StatisticDescriptor* descriptor;
+  std::string before, after;  // formatted values
+  double beforeValue, afterValue;
+  bool regressed;
+};
+
+struct Comparison {
+  std::vector<ComparedStatistic> rows;
+  nlohmann::json deltas = nlohmann::json::object();
+  std::vector<std::string_view> regressions;
+};
+
+Comparison CompareStatistics(const Analysed& before, const Analysed& after,
+                             const std::vector<const StatisticDescriptor*>& gated,
+                             const std::vector<Tolerance>& tolerances) {
+  Comparison c;
   auto lb = statistics::ListStatistics(before.stats);
   auto la = statistics::ListStatistics(after.stats);
-  std::vector<std::string_view> regressions;
-  nlohmann::json deltas = nlohmann::json::object();
-  std::ostringstream table;
   for (const StatisticValue& b : lb) {
     const StatisticValue* a = nullptr;
     for (const StatisticValue& candidate : la)
       if (candidate.descriptor == b.descriptor) a = &candidate;
     if (a == nullptr) continue;  // a compute-only statistic against a graphics stage
     const StatisticDescriptor& d = *b.descriptor;
-    double vb = statistics::NumericValue(b), va = statistics::NumericValue(*a);
-    bool isGated = std::find(gated.begin(), gated.end(), &d) != gated.end();
-    bool regressed = isGated && Worse(d, vb, va);
-    if (regressed) regressions.push_back(d.key);
-    std::string name(d.name);
-    name.resize(std::max<size_t>(name.size() + 2, 34), ' ');
-    std::string vbText = FormatValue(b), vaText = FormatValue(*a);
-    table << "  " << name;
-    char line[160];
-    if (d.key == "hash" || d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) {
-      std::snprintf(line, sizeof line, "%18s  %18s  %s", vbText.c_str(), vaText.c_str(),
-                    vbText == vaText ? "same" : "changed");
-      if (d.key != "hash") deltas[std::string(d.key)] = static_cast<int64_t>(va) - static_cast<int64_t>(vb);
-    } else {
-      int64_t delta = static_cast<int64_t>(a->value.u64) - static_cast<int64_t>(b.value.u64);
-      deltas[std::string(d.key)] = delta;
-      if (delta == 0) {
-        std::snprintf(line, sizeof line, "%18s  %18s  =", vbText.c_str(), vaText.c_str());
-      } else if (vb != 0) {
-        std::snprintf(line, sizeof line, "%18s  %18s  %+" PRId64 " (%+.1f%%)", vbText.c_str(), vaText.c_str(),
-                      delta, 100.0 * (va - vb) / vb);
-      } else {
-        std::snprintf(line, sizeof line, "%18s  %18s  %+" PRId64, vbText.c_str(), vaText.c_str(), delta);
-      }
+    const double vb = statistics::NumericValue(b), va = statistics::NumericValue(*a);
+    const bool isGated = std::find(gated.begin(), gated.end(), &d) != gated.end();
+    const bool regressed = isGated && Regressed(d, vb, va, FindTolerance(tolerances, d));
+    if (regressed) c.regressions.push_back(d.key);
+    if (d.key != "hash") {
+      c.deltas[std::string(d.key)] = d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR
+                                         ? static_cast<int64_t>(va) - static_cast<int64_t>(vb)
+                                         : static_cast<int64_t>(a->value.u64) - static_cast<int64_t>(b.value.u64);
     }
-    table << line << (regressed ? "  REGRESSION" : "") << '\n';
+    c.rows.push_back({&d, FormatValue(b), FormatValue(*a), vb, va, regressed});
   }
+  return c;
+}
+
+std::string DeltaText(const ComparedStatistic& r) {
+  const StatisticDescriptor& d = *r.descriptor;
+  if (d.key == "hash" || d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR)
+    return r.before == r.after ? "same" : "changed";
+  const int64_t delta = static_cast<int64_t>(r.afterValue) - static_cast<int64_t>(r.beforeValue);
+  char text[64];
+  if (delta == 0) return "=";
+  if (r.beforeValue != 0)
+    std::snprintf(text, sizeof text, "%+" PRId64 " (%+.1f%%)", delta, 100.0 * (r.afterValue - r.beforeValue) / r.beforeValue);
+  else
+    std::snprintf(text, sizeof text, "%+" PRId64, delta);
+  return text;
+}
+
+// "+4", "+5%": how --threshold was given, normalised.
+std::string ThresholdText(const Tolerance& t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "+%g%s", t.amount, t.percent ? "%" : "");
+  return text;
+}
+
+// Each gated statistic with its threshold ("+0" when none was given: any worsening counts).
+nlohmann::json GatedJson(const std::vector<const StatisticDescriptor*>& gated, const std::vector<Tolerance>& tolerances) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StatisticDescriptor* d : gated) {
+    const Tolerance* t = FindTolerance(tolerances, *d);
+    out.push_back({{"key", std::string(d->key)}, {"threshold", t != nullptr ? ThresholdText(*t) : "+0"}});
+  }
+  return out;
+}
+
+std::string RightAligned(const std::string& text, std::size_t width) {
+  return text.size() >= width ? ' ' + text : std::string(width - text.size(), ' ') + text;
+}
+
+nlohmann::json StringsJson(const std::vector<std::string_view>& items) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::string_view i : items) out.push_back(std::string(i));
+  return out;
+}
+
+int Compare(const Analysed& before, const Analysed& after, const Context& context,
+            const std::vector<const StatisticDescriptor*>& gated, const std::vector<Tolerance>& tolerances,
+            bool json) {
+  const Comparison c = CompareStatistics(before, after, gated, tolerances);
   if (json) {
-    nlohmann::json regressionsJson = nlohmann::json::array();
-    for (std::string_view r : regressions) regressionsJson.push_back(std::string(r));
     nlohmann::json gatedJson = nlohmann::json::array();
     for (const StatisticDescriptor* d : gated) gatedJson.push_back(std::string(d->key));
     nlohmann::json out = {{"before", ToJson(before, context)}, {"after", ToJson(after, context)},
-                          {"deltas", deltas}, {"gated", gatedJson}, {"regressions", regressionsJson}};
+                          {"deltas", c.deltas}, {"gated", gatedJson}, {"thresholds", GatedJson(gated, tolerances)},
+                          {"regressions", StringsJson(c.regressions)}};
     std::cout << out.dump(2) << '\n';
   } else {
     std::cout << before.file << " -> " << after.file << " on " << DeviceName(context) << " ("
@@ -240,27 +291,164 @@ int Compare(const Analysed& before, const Analysed& after, const Context& contex
     header.resize(34, ' ');
     char columns[80];
     std::snprintf(columns, sizeof columns, "%18s  %18s  %s", "before", "after", "delta");
-    std::cout << "  " << header << columns << '\n' << table.str();
-    if (regressions.empty()) {
+    std::cout << "  " << header << columns << '\n';
+    for (const ComparedStatistic& r : c.rows) {
+      std::string name(r.descriptor->name);
+      name.resize(std::max<size_t>(name.size() + 2, 34), ' ');
+      char line[160];
+      std::snprintf(line, sizeof line, "%18s  %18s  %s", r.before.c_str(), r.after.c_str(), DeltaText(r).c_str());
+      std::cout << "  " << name << line << (r.regressed ? "  REGRESSION" : "") << '\n';
+    }
+    if (c.regressions.empty()) {
       std::cout << "no regression";
       if (gated.empty()) std::cout << " (nothing gated: --fail-on none)";
       std::cout << '\n';
     } else {
-      std::cout << regressions.size() << " regression" << (regressions.size() == 1 ? "" : "s") << ":";
-      for (std::string_view r : regressions) std::cout << ' ' << r;
+      std::cout << c.regressions.size() << " regression" << (c.regressions.size() == 1 ? "" : "s") << ":";
+      for (std::string_view r : c.regressions) std::cout << ' ' << r;
       std::cout << '\n';
     }
   }
-  return regressions.empty() ? kExitOk : kExitFailure;
+  return c.regressions.empty() ? kExitOk : kExitRegression;
+}
+
+// Many files (or a directory): one row per shader with the figures CI dashboards track, or one JSON object.
+int Summarise(const std::vector<StatsInput>& inputs, const ParsedArgs& args, const Context& context, bool json) {
+  static constexpr std::string_view kColumns[] = {"instructions", "registers", "spills", "subgroupsPerCore",
+                                                  "estimatedCycles"};
+  nlohmann::json shaders = nlohmann::json::array();
+  nlohmann::json failed = nlohmann::json::array();
+  std::size_t width = 6;
+  for (const StatsInput& in : inputs) width = std::max(width, in.path.size());
+  if (!json) {
+    std::cout << inputs.size() << " shader" << (inputs.size() == 1 ? "" : "s") << " on " << DeviceName(context)
+              << " (" << context.device.source << ")\n";
+    std::string header = "shader";
+    header.resize(width + 2, ' ');
+    std::cout << "  " << header << "stage       ";
+    for (std::string_view k : kColumns) std::cout << RightAligned(std::string(k), std::max<std::size_t>(k.size(), 8) + 2);
+    std::cout << '\n';
+  }
+  for (const StatsInput& in : inputs) {
+    Analysed a;
+    if (!Analyse(in.path, args, context, false, a)) {  // the reason is on stderr
+      failed.push_back(in.path);
+      if (!json) {
+        std::string name = in.path;
+        name.resize(width + 2, ' ');
+        std::cout << "  " << name << "FAILED (see stderr)\n";
+      }
+      continue;
+    }
+    if (json) {
+      shaders.push_back(ToJson(a, context));
+      continue;
+    }
+    std::string name = in.path;
+    name.resize(width + 2, ' ');
+    std::string stage = statistics::StageName(a.stats.stage);
+    stage.resize(std::max<std::size_t>(stage.size() + 1, 12), ' ');  // "tessellation control" is the longest
+    std::cout << "  " << name << stage;
+    const auto values = statistics::ListStatistics(a.stats);
+    for (std::string_view k : kColumns) {
+      std::string cell = "-";
+      for (const StatisticValue& v : values)
+        if (v.descriptor->key == k) cell = FormatValue(v);
+      std::cout << RightAligned(cell, std::max<std::size_t>(k.size(), 8) + 2);
+    }
+    std::cout << '\n';
+  }
+  if (json) {
+    nlohmann::json out = {{"device", DeviceName(context)}, {"deviceSource", context.device.source},
+                          {"shaders", shaders}, {"failed", failed}};
+    std::cout << out.dump(2) << '\n';
+  } else {
+    std::cout << inputs.size() - failed.size() << " analysed, " << failed.size() << " failed\n";
+  }
+  return failed.empty() ? kExitOk : kExitCannotRun;
+}
+
+// Two directories: shaders matched by their path inside each, compared as pairs; one line per shader.
+int CompareDirectories(const std::string& beforeDir, const std::string& afterDir, const ParsedArgs& args,
+                       const Context& context, const std::vector<const StatisticDescriptor*>& gated,
+                       const std::vector<Tolerance>& tolerances, bool json) {
+  std::vector<StatsInput> before, after;
+  std::string error;
+  if (!CollectStatsInputs(beforeDir, before, error) || !CollectStatsInputs(afterDir, after, error)) {
+    std::cerr << "crashtest stats: " << error << '\n';
+    return kExitCannotRun;
+  }
+  std::vector<std::string_view> added, removed;
+  for (const StatsInput& a : after)
+    if (std::none_of(before.begin(), before.end(), [&](const StatsInput& b) { return b.relative == a.relative; }))
+      added.push_back(a.relative);
+  nlohmann::json shaders = nlohmann::json::array();
+  std::vector<std::string> failed;
+  std::size_t regressedShaders = 0;
+  std::size_t width = 6;
+  for (const StatsInput& b : before) width = std::max(width, b.relative.size());
+  if (!json) {
+    std::cout << beforeDir << " -> " << afterDir << " on " << DeviceName(context) << " (" << context.device.source
+              << ")\n";
+    std::string header = "shader";
+    header.resize(width + 2, ' ');
+    std::cout << "  " << header << "result      gated changes\n";
+  }
+  for (const StatsInput& b : before) {
+    auto match = std::find_if(after.begin(), after.end(), [&](const StatsInput& a) { return a.relative == b.relative; });
+    if (match == after.end()) {
+      removed.push_back(b.relative);
+      continue;
+    }
+    Analysed ab, aa;
+    std::string name = b.relative;
+    name.resize(width + 2, ' ');
+    if (!Analyse(b.path, args, context, false, ab) || !Analyse(match->path, args, context, false, aa)) {
+      failed.push_back(b.relative);
+      if (!json) std::cout << "  " << name << "FAILED      (see stderr)\n";
+      continue;
+    }
+    const Comparison c = CompareStatistics(ab, aa, gated, tolerances);
+    if (!c.regressions.empty()) ++regressedShaders;
+    if (json) {
+      shaders.push_back({{"shader", b.relative}, {"before", ToJson(ab, context)}, {"after", ToJson(aa, context)},
+                         {"deltas", c.deltas}, {"regressions", StringsJson(c.regressions)}});
+      continue;
+    }
+    std::string changes;
+    for (const ComparedStatistic& r : c.rows) {
+      if (std::find(gated.begin(), gated.end(), r.descriptor) == gated.end() || r.before == r.after) continue;
+      changes += (changes.empty() ? "" : "; ") + std::string(r.descriptor->key) + ' ' + r.before + " -> " + r.after +
+                 (r.regressed ? " REGRESSION" : "");
+    }
+    std::cout << "  " << name << (c.regressions.empty() ? "ok          " : "REGRESSION  ")
+              << (changes.empty() ? "-" : changes) << '\n';
+  }
+  if (json) {
+    nlohmann::json failedJson = nlohmann::json::array();
+    for (const std::string& f : failed) failedJson.push_back(f);
+    nlohmann::json out = {{"before", beforeDir}, {"after", afterDir}, {"device", DeviceName(context)},
+                          {"deviceSource", context.device.source}, {"gated", GatedJson(gated, tolerances)},
+                          {"shaders", shaders}, {"added", StringsJson(added)}, {"removed", StringsJson(removed)},
+                          {"failed", failedJson}, {"regressedShaders", regressedShaders}};
+    std::cout << out.dump(2) << '\n';
+  } else {
+    for (std::string_view a : added) std::cout << "  added:   " << a << '\n';
+    for (std::string_view r : removed) std::cout << "  removed: " << r << '\n';
+    const std::size_t compared = before.size() - removed.size() - failed.size();
+    std::cout << compared << " compared, " << regressedShaders << " with regressions, " << added.size()
+              << " added, " << removed.size() << " removed, " << failed.size() << " failed\n";
+  }
+  if (!failed.empty()) return kExitCannotRun;
+  return regressedShaders == 0 ? kExitOk : kExitRegression;
 }
 
 int Run(const ParsedArgs& args) {
   const bool compare = args.Has("compare");
-  const size_t wanted = compare ? 2 : 1;
-  if (args.positional.size() != wanted) {
+  if (compare ? args.positional.size() != 2 : args.positional.empty()) {
     std::cerr << "crashtest stats: "
-              << (compare ? "--compare takes two files, BEFORE.spv AFTER.spv" : "expected one FILE.spv") << ", got "
-              << args.positional.size() << "\nRun 'crashtest help stats' for usage.\n";
+              << (compare ? "--compare takes two files or two directories, BEFORE AFTER" : "expected FILE.spv or a directory")
+              << ", got " << args.positional.size() << " arguments\nRun 'crashtest help stats' for usage.\n";
     return kExitUsage;
   }
   if (const std::string* s = args.Value("stage")) {
@@ -271,13 +459,31 @@ int Run(const ParsedArgs& args) {
       return kExitUsage;
     }
   }
-  if (args.Has("fail-on") && !compare) {
-    std::cerr << "crashtest stats: --fail-on applies to --compare\nRun 'crashtest help stats' for usage.\n";
-    return kExitUsage;
+  for (const char* option : {"fail-on", "threshold"}) {
+    if (args.Has(option) && !compare) {
+      std::cerr << "crashtest stats: --" << option << " applies to --compare\nRun 'crashtest help stats' for usage.\n";
+      return kExitUsage;
+    }
   }
   std::vector<const StatisticDescriptor*> gated;
   const std::string* failOn = args.Value("fail-on");
   if (!ParseFailOn(failOn != nullptr ? *failOn : kDefaultFailOn, gated)) return kExitUsage;
+  std::vector<Tolerance> tolerances;
+  if (const std::string* threshold = args.Value("threshold")) {
+    std::string error;
+    if (!ParseThresholds(*threshold, tolerances, error)) {
+      std::cerr << "crashtest stats: " << error << "\nRun 'crashtest help stats' for usage.\n";
+      return kExitUsage;
+    }
+    // A statistic given a threshold is gated by it.
+    for (const Tolerance& t : tolerances)
+      if (std::find(gated.begin(), gated.end(), t.statistic) == gated.end()) gated.push_back(t.statistic);
+  }
+  if (compare && IsDirectory(args.positional[0]) != IsDirectory(args.positional[1])) {
+    std::cerr << "crashtest stats: --compare takes two files or two directories, not one of each\n"
+                 "Run 'crashtest help stats' for usage.\n";
+    return kExitUsage;
+  }
 
   Context context;
   const std::string* deviceArg = args.Value("device");
@@ -285,14 +491,26 @@ int Run(const ParsedArgs& args) {
   std::string error;
   if (!LoadStatsDevice(context.deviceReference, context.device, error)) {
     std::cerr << error << "crashtest stats: cannot load device '" << context.deviceReference << "'\n";
-    return kExitFailure;
+    return kExitCannotRun;
   }
   const bool json = args.Has("json");
+  if (compare && IsDirectory(args.positional[0]))
+    return CompareDirectories(args.positional[0], args.positional[1], args, context, gated, tolerances, json);
+  if (!compare && (args.positional.size() > 1 || IsDirectory(args.positional[0]))) {
+    std::vector<StatsInput> inputs;
+    for (const std::string& p : args.positional) {
+      if (!CollectStatsInputs(p, inputs, error)) {
+        std::cerr << "crashtest stats: " << error << '\n';
+        return kExitCannotRun;
+      }
+    }
+    return Summarise(inputs, args, context, json);
+  }
   std::vector<Analysed> results(args.positional.size());
   for (size_t i = 0; i < args.positional.size(); ++i)
     if (!Analyse(args.positional[i], args, context, args.Has("ir") && !json && !compare, results[i]))
-      return kExitFailure;
-  if (compare) return Compare(results[0], results[1], context, gated, json);
+      return kExitCannotRun;
+  if (compare) return Compare(results[0], results[1], context, gated, tolerances, json);
   if (json) std::cout << ToJson(results[0], context).dump(2) << '\n';
   else PrintText(results[0], context);
   return kExitOk;
@@ -304,7 +522,7 @@ const Command& StatsCommand() {
   static const Command command{
       .name = "stats",
       .summary = "Pipeline statistics of a SPIR-V shader on an emulated device; compare two shaders",
-      .arguments = "FILE.spv | --compare BEFORE.spv AFTER.spv",
+      .arguments = "FILE.spv|DIR... | --compare BEFORE AFTER",
       .description =
           "Compiles FILE.spv as the driver compiles a pipeline stage (validation, specialisation defaults,\n"
           "optimisation, crashtest's IR) and prints the statistics VK_KHR_pipeline_executable_properties reports\n"
@@ -314,15 +532,25 @@ const Command& StatsCommand() {
           "\n"
           "With --compare, prints BEFORE, AFTER and the delta of each statistic and marks regressions of the gated\n"
           "statistics (--fail-on; default: spills,fills,scratchSize,registers,subgroupsPerCore), so a CI job\n"
-          "can fail a change that makes a shader spill or lose occupancy.",
+          "can fail a change that makes a shader spill or lose occupancy. --threshold gives a statistic a\n"
+          "tolerance: registers=+4 lets registers grow by 4, estimatedCycles=5% by 5 percent (a statistic with a\n"
+          "threshold is gated).\n"
+          "\n"
+          "At CI scale: several files or a directory (its .spv files, recursively) print one summary row per\n"
+          "shader; --compare BEFORE_DIR AFTER_DIR matches shaders by their path inside each directory and prints\n"
+          "one line per shader (ok or REGRESSION with the gated changes), the added and removed ones, and totals.",
       .options = kOptions,
       .details =
           "Output: text on stdout, or with --json one object: {\"file\", \"device\", \"deviceSource\", \"stage\",\n"
           "\"entryPoint\", \"subgroupSize\", \"occupancyLimit\", \"statistics\": {KEY: value}} (the hash as a hex\n"
-          "string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"regressions\"}.\n"
+          "string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"thresholds\", \"regressions\"};\n"
+          "for several files {\"device\", \"deviceSource\", \"shaders\": [...], \"failed\": [...]}; for two\n"
+          "directories {\"before\", \"after\", \"device\", \"deviceSource\", \"gated\", \"shaders\": [{\"shader\",\n"
+          "\"before\", \"after\", \"deltas\", \"regressions\"}], \"added\", \"removed\", \"failed\", \"regressedShaders\"}.\n"
           "\n"
-          "Exit codes: 0 statistics printed (--compare: no gated statistic got worse); 1 --compare found a\n"
-          "regression, or a file could not be read or compiled, or the device could not be loaded; 2 usage error.",
+          "Exit codes: 0 statistics printed (--compare: no gated statistic got worse beyond its threshold);\n"
+          "1 --compare found a regression; 2 usage error; 3 could not run: a file could not be read or compiled,\n"
+          "a directory has no .spv file, or the device could not be loaded (the other shaders are still reported).",
       .run = &Run,
   };
   return command;

@@ -182,6 +182,9 @@ Json DescribeDevice(const DeviceDescription& d, std::size_t index, bool verbose)
   Json dropped = Json::array();
   for (const DroppedCapability& c : d.dropped) dropped.push_back({{"what", c.what}, {"reason", c.reason}});
   out["dropped"] = dropped;
+  Json added = Json::array();
+  for (const AddedCapability& c : d.added) added.push_back({{"what", c.what}, {"reason", c.reason}});
+  out["added"] = added;
   return out;
 }
 

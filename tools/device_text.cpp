@@ -87,6 +87,10 @@ void PrintVerbose(const Json& d, std::ostream& out) {
   for (const auto& [name, cycles] : m["latency"].items()) out << ' ' << name << ' ' << cycles.dump();
   out << '\n';
 
+  const Json& added = d["added"];
+  out << "    added (" << added.size() << (added.empty() ? "): nothing\n" : "):\n");
+  for (const Json& c : added)
+    out << "      " << c["what"].get<std::string>() << ": " << c["reason"].get<std::string>() << '\n';
   const Json& dropped = d["dropped"];
   out << "    dropped (" << dropped.size() << (dropped.empty() ? "): nothing\n" : "):\n");
   for (const Json& c : dropped)

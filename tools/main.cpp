@@ -17,7 +17,7 @@ namespace {
 
 using CommandGetter = const Command& (*)();
 // The order of `crashtest --help`.
-constexpr std::array<CommandGetter, 3> kCommands = {&DevicesCommand, &CheckCommand, &StatsCommand};
+constexpr std::array<CommandGetter, 4> kCommands = {&RunCommand, &DevicesCommand, &CheckCommand, &StatsCommand};
 
 const Command* FindCommand(std::string_view name) {
   for (CommandGetter get : kCommands)
@@ -49,13 +49,16 @@ void PrintOverview(std::ostream& out) {
          "Environment:\n"
          "  CRASHTEST_CONFIG    configuration file (devices, fault plan, options) the driver reads at\n"
          "                      vkCreateInstance; unset or empty: one built-in default device\n"
-         "  CRASHTEST_LOG       driver log level on stderr: error, warn (default), info or debug\n"
+         "  CRASHTEST_LOG       driver log level: error, warn (default), info or debug, in any case\n"
+         "  CRASHTEST_LOG_FILE  append the driver's log lines to this file instead of stderr\n"
          "  CRASHTEST_DUMP_DIR  folder where the driver also writes each vendor crash dump as a file\n"
          "\n"
          "Exit codes:\n"
          "  0  success\n"
          "  1  the subcommand ran and found a problem (configuration errors, a failed check)\n"
          "  2  usage error: unknown subcommand or option, missing or extra argument\n"
+         "  3  stats could not run (a shader could not be read or compiled, the device could not be loaded)\n"
+         "  run passes the command's exit status through (125-127: the command could not be run)\n"
          "\n"
          "Run 'crashtest help SUBCOMMAND' for a subcommand's options and output.\n";
 }
@@ -65,7 +68,7 @@ void PrintCommandHelp(const Command& c, std::ostream& out) {
   for (const OptionSpec& o : c.options) {
     out << " [--" << o.name;
     if (!o.valueName.empty()) out << ' ' << o.valueName;
-    out << ']';
+    out << (o.repeatable ? "]..." : "]");
   }
   if (!c.arguments.empty()) out << ' ' << c.arguments;
   out << "\n\n" << c.description << '\n';

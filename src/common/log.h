@@ -1,5 +1,6 @@
-// Logging to stderr, one line per event, prefixed "crashtest:". CRASHTEST_LOG=error|warn|info|debug chooses
-// the level (default: warn). Cheap when disabled: the level is read once.
+// Logging to stderr, one line per event, prefixed "crashtest:". CRASHTEST_LOG=error|warn|info|debug (any case)
+// chooses the level (default: warn); CRASHTEST_LOG_FILE=PATH appends the lines to PATH instead of stderr. Cheap
+// when disabled: the level is read once.
 #pragma once
 
 namespace crashtest {

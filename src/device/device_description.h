@@ -74,6 +74,13 @@ struct DroppedCapability {
   std::string reason;  // e.g. "not implemented by crashtest 0.1.0"
 };
 
+// A capability the driver adds to what the profile says (the fault and statistics extensions every device
+// offers unless the profile asks for its exact list), for `devices --verbose`.
+struct AddedCapability {
+  std::string what;    // e.g. "extension VK_EXT_device_fault"
+  std::string reason;
+};
+
 // Default VkPhysicalDeviceFaultPropertiesKHR::maxDeviceFaultCount.
 inline constexpr uint32_t kDefaultMaxDeviceFaultCount = 1024;
 
@@ -98,7 +105,12 @@ struct DeviceDescription {
   // fault report ring. VK_KHR_device_fault postdates the 1.3.239 registry, so profiles cannot carry it yet.
   uint32_t maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
 
+  // "crashtest": {"exactExtensions": true}: advertise the profile's extensions (those the driver implements) and
+  // nothing more, as the real driver would; by default the fault and statistics extensions are added.
+  bool exactExtensions = false;
+
   std::vector<DroppedCapability> dropped;  // filled by the intersection with the driver, for `devices --verbose`
+  std::vector<AddedCapability> added;      // likewise
 
   // Helpers for the common lookups.
   const StructBlob* FindProperties(VkStructureType sType) const;

@@ -54,13 +54,15 @@ static void FillDeviceFaultFeatures(void* pNext) {
 void PhysicalDevice::GetProperties2(VkPhysicalDeviceProperties2& properties) const {
   properties.properties = description_.properties;
   FillChainFromBlobs(properties.pNext, description_.extendedProperties);
-  FillDeviceFaultProperties(properties.pNext, description_.maxDeviceFaultCount);
+  if (description_.HasExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME))
+    FillDeviceFaultProperties(properties.pNext, description_.maxDeviceFaultCount);
 }
 
 void PhysicalDevice::GetFeatures2(VkPhysicalDeviceFeatures2& features) const {
   features.features = description_.features;
   FillChainFromBlobs(features.pNext, description_.extendedFeatures);
-  FillDeviceFaultFeatures(features.pNext);
+  // Only on devices that offer it ("crashtest": {"exactExtensions": true} may leave it out).
+  if (description_.HasExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME)) FillDeviceFaultFeatures(features.pNext);
 }
 
 VkResult PhysicalDevice::GetQueueFamilyProperties(uint32_t* count, VkQueueFamilyProperties* properties) const {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/log.h"
+#include "common/run_record.h"
 #include "fault/vendor_binary.h"
 
 namespace crashtest {
@@ -181,6 +182,7 @@ VkResult FaultEngine::OnSubmit(uint32_t family, uint32_t index, uint32_t* hangFa
                     family);
       if (armed.fault.effect == FaultEffect::Hang) {
         fired_.fetch_add(1, std::memory_order_relaxed);
+        RecordRunEvent("fault-fired", armed.fault.id);
         CT_WARN("fault '%s' fired %s: the queue hangs; the watchdog loses the device after %u ms",
                 armed.fault.id.c_str(), context, armed.fault.watchdogMs);
         if (*hangFault == 0) *hangFault = static_cast<uint32_t>(i + 1);
@@ -275,6 +277,7 @@ CommandFaultOutcome FaultEngine::FireAtCommand(uint32_t fault, const std::string
     const PlannedFault& planned = armed_[fault - 1].fault;
     if (planned.effect == FaultEffect::Hang) {
       fired_.fetch_add(1, std::memory_order_relaxed);
+      RecordRunEvent("fault-fired", planned.id);
       CT_WARN("fault '%s' fired %s: the queue hangs; the watchdog loses the device after %u ms", planned.id.c_str(),
               context.c_str(), planned.watchdogMs);
       if (!stopping_) {
@@ -314,6 +317,7 @@ VkResult FaultEngine::Inject(const PlannedFault& fault, const char* context) {
 
 VkResult FaultEngine::Apply(const PlannedFault& fault, const std::string& context, bool* lostNow) {
   fired_.fetch_add(1, std::memory_order_relaxed);
+  RecordRunEvent("fault-fired", fault.id);  // for `crashtest run`'s summary
   switch (fault.effect) {
     case FaultEffect::OutOfDeviceMemory:
       CT_WARN("fault '%s' fired %s: VK_ERROR_OUT_OF_DEVICE_MEMORY", fault.id.c_str(), context.c_str());

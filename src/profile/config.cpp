@@ -1,5 +1,6 @@
 #include "profile/config.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -8,6 +9,7 @@
 
 #include "fault/plan_reader.h"
 #include "profile/builtin_profiles.h"
+#include "profile/closest_name.h"
 #include "profile/driver_intersection.h"
 #include "profile/json_file.h"
 #include "profile/profile_reader.h"
@@ -26,6 +28,20 @@ std::string AvailableBuiltins() {
   for (const BuiltinProfile& p : BuiltinProfiles())
     names += (names.empty() ? "" : ", ") + std::string(kBuiltinPrefix) + std::string(p.name);
   return names.empty() ? "none" : names;
+}
+
+// " (did you mean builtin:amd-rdna2?)" for a typo or a prefix ("amd"); "" when nothing is close.
+std::string SuggestBuiltin(const std::string& name) {
+  std::string_view best = ClosestName(name, [](const auto& visit) {
+    for (const BuiltinProfile& p : BuiltinProfiles()) visit(p.name);
+  });
+  const bool close = !best.empty() && EditDistance(name, best) <= std::max<std::size_t>(2, name.size() / 3);
+  if (!close) {
+    best = {};
+    for (const BuiltinProfile& p : BuiltinProfiles())
+      if (!name.empty() && p.name.rfind(name, 0) == 0) best = p.name;  // "amd": people type the vendor
+  }
+  return best.empty() ? std::string() : " (did you mean " + std::string(kBuiltinPrefix) + std::string(best) + "?)";
 }
 
 bool ReadDevices(const ReadContext& ctx, const Json& devices, const std::string& baseDirectory,
@@ -151,7 +167,8 @@ bool ReadDevice(const std::string& reference, const std::string& profileName, co
     std::optional<std::string_view> text = FindBuiltinProfile(name);
     if (!text) {
       diagnostics.Add(Severity::Error, reference, "",
-                      "no built-in device " + Quoted(name) + " (available: " + AvailableBuiltins() + ")");
+                      "no built-in device " + Quoted(name) + SuggestBuiltin(name) + " (available: " +
+                          AvailableBuiltins() + ")");
       return false;
     }
     options.source = reference;
@@ -178,6 +195,15 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
     ctx.Error("", "expected a configuration object {\"devices\": [...], \"faults\": [...], \"options\": {...}}, "
                   "got " + DescribeJson(*root));
     return false;
+  }
+  // Users of the Khronos profiles layer point at a profile file directly: a top-level "capabilities" object (a
+  // configuration never has one) makes the file a configuration of that one device, its first profile entry.
+  if (root->contains("capabilities") && !root->contains("devices") && !root->contains("faults") &&
+      !root->contains("options")) {
+    DeviceDescription device;
+    if (!ReadDevice(path, "", "", strict, device, out.diagnostics)) return false;
+    out.devices.push_back(std::move(device));
+    return !out.diagnostics.HasErrors();
   }
   const std::string baseDirectory = std::filesystem::path(path).parent_path().string();
   bool ok = true;

@@ -435,7 +435,7 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   const std::string path = "crashtest";
   bool ok = true;
   if (key != nullptr) {
-    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "timestamps", "deviceFault", "identity"});
+    ok = ExpectObject(ctx, *key, path) && CheckMembers(ctx, *key, path, {"memory", "machine", "timestamps", "deviceFault", "identity", "exactExtensions"});
     if (!ok) key = nullptr;
   }
   auto find = [&](std::string_view k) -> const Json* {
@@ -457,6 +457,16 @@ bool ApplyCrashtestKey(const ReadContext& ctx, const Json* key, const GivenMembe
   d.maxDeviceFaultCount = kDefaultMaxDeviceFaultCount;
   if (const Json* fault = find("deviceFault"))
     ok &= ReadDeviceFault(ctx, *fault, JoinPath(path, "deviceFault"), d.maxDeviceFaultCount);
+
+  d.exactExtensions = false;
+  if (const Json* exact = find("exactExtensions")) {
+    if (exact->is_boolean()) {
+      d.exactExtensions = exact->get<bool>();
+    } else {
+      ctx.Error(JoinPath(path, "exactExtensions"), "expected true or false, got " + DescribeJson(*exact));
+      ok = false;
+    }
+  }
 
   ok &= ApplyIdentity(ctx, find("identity"), JoinPath(path, "identity"), given, d);
   return ok;

@@ -9,6 +9,7 @@ namespace crashtest {
 std::string Diagnostic::Format() const {
   std::string s;
   if (severity == Severity::Warning) s = "warning: ";
+  if (severity == Severity::Info) s = "note: ";
   s += file;
   if (line > 0) {
     s += ':' + std::to_string(line) + ':' + std::to_string(column);

@@ -18,7 +18,8 @@ struct Diagnostic {
   int column = 0;
   std::string text;  // what is wrong / what was expected
 
-  // "file: path: text", "file:line:column: text" or "file: text"; warnings are prefixed "warning: ".
+  // "file: path: text", "file:line:column: text" or "file: text"; warnings are prefixed "warning: ",
+  // notes (Info) "note: ".
   std::string Format() const;
 };
 

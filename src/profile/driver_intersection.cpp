@@ -164,32 +164,91 @@ void IntersectQueueFlags(DeviceDescription& d) {
   }
 }
 
+// crashtest's reason to exist: the fault reports and the pipeline statistics. Every device offers their
+// extensions, whatever its profile lists (VK_KHR_device_fault is newer than the 1.3.239 registry, so no
+// profile could list it anyway), unless the profile asks to emulate the real driver's list exactly.
+struct OfferedExtension {
+  const char* name;
+  std::initializer_list<std::string_view> features;  // of `featureStruct`, enabled when the extension is added
+  const char* featureStruct;
+};
+const OfferedExtension kOfferedEverywhere[] = {
+    {VK_EXT_DEVICE_FAULT_EXTENSION_NAME, {"deviceFault", "deviceFaultVendorBinary"}, "VkPhysicalDeviceFaultFeaturesEXT"},
+    // Its features are not in the 1.3.239 registry; PhysicalDevice answers them (all supported).
+    {VK_KHR_DEVICE_FAULT_EXTENSION_NAME, {}, nullptr},
+    {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, {"pipelineExecutableInfo"},
+     "VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR"},
+};
+
+constexpr const char* kOfferedReason =
+    "crashtest offers the fault and statistics extensions on every device (\"crashtest\": {\"exactExtensions\": "
+    "true} emulates the profile's list exactly)";
+
+void OfferTestingExtensions(DeviceDescription& d, const DriverCapabilities& driver) {
+  for (const OfferedExtension& offered : kOfferedEverywhere) {
+    uint32_t spec = 0;
+    if (!driver.ImplementsExtension(offered.name, &spec) || d.HasExtension(offered.name)) continue;
+    if (d.exactExtensions) {
+      d.dropped.push_back({std::string("extension ") + offered.name + " (not added)",
+                           "not in the profile, and \"crashtest\": {\"exactExtensions\": true} emulates the "
+                           "profile's list exactly"});
+      continue;
+    }
+    VkExtensionProperties e{};
+    std::strncpy(e.extensionName, offered.name, sizeof(e.extensionName) - 1);
+    e.specVersion = spec;
+    d.extensions.insert(std::lower_bound(d.extensions.begin(), d.extensions.end(), e,
+                                         [](const VkExtensionProperties& a, const VkExtensionProperties& b) {
+                                           return std::strcmp(a.extensionName, b.extensionName) < 0;
+                                         }),
+                        e);
+    d.added.push_back({std::string("extension ") + offered.name, kOfferedReason});
+  }
+}
+
+// The features of the extensions OfferTestingExtensions added (and that survived their requirements): an
+// extension offered with its features off would offer nothing.
+void EnableOfferedFeatures(DeviceDescription& d) {
+  for (auto it = d.added.begin(); it != d.added.end();) {
+    const OfferedExtension* offered = nullptr;
+    for (const OfferedExtension& o : kOfferedEverywhere)
+      if (it->what == std::string("extension ") + o.name) offered = &o;
+    if (offered == nullptr) {
+      ++it;
+      continue;
+    }
+    if (!d.HasExtension(offered->name)) {  // dropped for an unmet requirement, which `dropped` explains
+      it = d.added.erase(it);
+      continue;
+    }
+    if (offered->featureStruct != nullptr) {
+      if (const StructInfo* s = FindStruct(offered->featureStruct)) {
+        std::byte* bytes = StructBytes(d, *s, /*create=*/true);
+        for (std::string_view member : offered->features) {
+          const MemberInfo* m = s->FindMember(member);
+          if (m == nullptr) continue;
+          const VkBool32 on = VK_TRUE;
+          std::memcpy(bytes + m->offset, &on, sizeof on);
+        }
+      }
+    }
+    ++it;
+  }
+}
+
 }  // namespace
 
 void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver) {
   IntersectApiVersion(d, driver);
   IntersectExtensions(d, driver);
+  OfferTestingExtensions(d, driver);
   DropExtensionsWithUnmetRequirements(d, driver);
+  EnableOfferedFeatures(d);
   DropUnprovidedStructs(d, driver, d.extendedFeatures);
   DropUnprovidedStructs(d, driver, d.extendedProperties);
   IntersectFeatures(d, driver);
   IntersectFormats(d, driver);
   IntersectQueueFlags(d);
-  // Crashtest's own reason to exist: VK_KHR_device_fault on every device. Its name is newer than the vk.xml the
-  // profile format is checked against, so profiles cannot ask for it.
-  if (driver.ImplementsExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME) &&
-      !d.HasExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME)) {
-    uint32_t spec = 0;
-    driver.ImplementsExtension(VK_KHR_DEVICE_FAULT_EXTENSION_NAME, &spec);
-    VkExtensionProperties khr{};
-    std::strncpy(khr.extensionName, VK_KHR_DEVICE_FAULT_EXTENSION_NAME, sizeof(khr.extensionName) - 1);
-    khr.specVersion = spec;
-    d.extensions.insert(std::lower_bound(d.extensions.begin(), d.extensions.end(), khr,
-                                         [](const VkExtensionProperties& a, const VkExtensionProperties& b) {
-                                           return std::strcmp(a.extensionName, b.extensionName) < 0;
-                                         }),
-                        khr);
-  }
 }
 
 }  // namespace crashtest

@@ -1,6 +1,9 @@
 #include "profile/execution_options.h"
 
+#include <algorithm>
 #include <string>
+
+#include "profile/closest_name.h"
 
 namespace crashtest {
 
@@ -20,6 +23,23 @@ bool ReadCount(const ReadContext& ctx, const nlohmann::json& value, const std::s
 
 bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options, ExecutionOptions& out) {
   bool ok = true;
+  // An option the driver does not know would silently do nothing (a typo in a CI configuration goes unnoticed
+  // for months): every key must be one of docs/configuration.md's options.
+  static constexpr std::string_view kKnown[] = {"computeThreads", "shaderFaults", "shaderInstructionBudget",
+                                                "shaderTimeoutMs"};
+  for (auto it = options.begin(); it != options.end(); ++it) {
+    if (std::find(std::begin(kKnown), std::end(kKnown), it.key()) != std::end(kKnown)) continue;
+    std::string_view best = ClosestName(it.key(), [](const auto& visit) {
+      for (std::string_view k : kKnown) visit(k);
+    });
+    std::string known;
+    for (std::string_view k : kKnown) known += (known.empty() ? "" : ", ") + std::string(k);
+    const bool close = !best.empty() && EditDistance(it.key(), best) <= std::max<std::size_t>(2, it.key().size() / 3);
+    ctx.Error("options." + it.key(), "unknown option" +
+                                         (close ? " (did you mean \"" + std::string(best) + "\"?)" : std::string()) +
+                                         "; the options are " + known);
+    ok = false;
+  }
   uint64_t n = 0;
   if (auto it = options.find("computeThreads"); it != options.end()) {
     if (ReadCount(ctx, *it, "options.computeThreads", 1024, &n)) out.computeThreads = static_cast<uint32_t>(n);

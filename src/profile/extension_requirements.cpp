@@ -12,4 +12,6 @@ const ExtensionRequirements* FindExtensionRequirements(std::string_view name) {
   return it != end && it->name == name ? it : nullptr;
 }
 
+std::span<const ExtensionRequirements> AllExtensionRequirements() { return kExtensionRequirements; }
+
 }  // namespace crashtest

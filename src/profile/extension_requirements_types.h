@@ -6,6 +6,7 @@
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <span>
 #include <string_view>
 
 namespace crashtest {
@@ -20,5 +21,7 @@ struct ExtensionRequirements {
 
 // The requirements of `name`, or nullptr for an extension vk.xml does not list.
 const ExtensionRequirements* FindExtensionRequirements(std::string_view name);
+// Every extension vk.xml lists for Vulkan (not disabled or for other APIs), sorted by name.
+std::span<const ExtensionRequirements> AllExtensionRequirements();
 
 }  // namespace crashtest

@@ -6,8 +6,11 @@
 #include <set>
 #include <vector>
 
+#include "device/driver_capabilities.h"
 #include "profile/closest_name.h"
+#include "profile/extension_requirements_types.h"
 #include "profile/crashtest_key.h"
+#include "profile/default_identity.h"
 #include "profile/description_access.h"
 #include "profile/fast_formats.h"
 #include "profile/json_file.h"
@@ -19,6 +22,12 @@ namespace crashtest {
 namespace {
 
 std::string Quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+// The registry the struct and extension tables come from, e.g. "1.3.239".
+std::string RegistryVersion() {
+  return std::to_string(VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE)) + "." + std::to_string(VK_HEADER_VERSION);
+}
 
 class ProfileReader {
  public:
@@ -34,12 +43,14 @@ class ProfileReader {
                     std::vector<std::pair<const Json*, std::string>>& blocks);
   void ReadBlock(const Json& block, const std::string& path);
   void ReadExtensions(const Json& extensions, const std::string& path);
+  void CheckExtensionName(const std::string& name, const std::string& path);
   void ReadStructs(const Json& structs, const std::string& path, StructRole role);
   void ReadFormats(const Json& formats, const std::string& path);
   void ReadQueueFamilies(const Json& families, const std::string& path);
   const StructInfo* LookUpStruct(const std::string& name, const std::string& path);
   void AddImpliedStructs();
   void MakeAggregatesConsistent();
+  std::string IdentityName() const;
 
   // Member names of an object of the file in the file's order.
   std::vector<std::string> InFileOrder(const std::string& section, const Json& object) const;
@@ -53,6 +64,7 @@ class ProfileReader {
   std::map<std::string, uint32_t> extensions_;
   bool queueFamiliesGiven_ = false;
   std::set<std::string> unknownStructs_;
+  std::set<std::string> unknownExtensions_;
 };
 
 const StructInfo* ProfileReader::LookUpStruct(const std::string& name, const std::string& path) {
@@ -64,11 +76,8 @@ const StructInfo* ProfileReader::LookUpStruct(const std::string& name, const std
   std::string_view best = ClosestName(name, [](const auto& visit) {
     for (const StructInfo& s : AllStructs()) visit(s.name);
   });
-  ctx_.Unknown(path, "unknown struct " + name + " (not in the Vulkan " +
-                         std::to_string(VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE)) + "." +
-                         std::to_string(VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE)) + "." +
-                         std::to_string(VK_HEADER_VERSION) + " registry; closest known: " + std::string(best) +
-                         "); skipped wherever it appears");
+  ctx_.Unknown(path, "unknown struct " + name + " (not in the Vulkan " + RegistryVersion() +
+                         " registry; closest known: " + std::string(best) + "); skipped wherever it appears");
   return nullptr;
 }
 
@@ -180,7 +189,25 @@ void ProfileReader::ReadExtensions(const Json& extensions, const std::string& pa
       continue;
     }
     extensions_[it.key()] = v.get<uint32_t>();
+    CheckExtensionName(it.key(), extPath);
   }
+}
+
+// A misspelt extension name would otherwise just be dropped as "not implemented" and the device would silently
+// lack it; a name from a Vulkan newer than the installed registry is legitimate in real exports. Either way:
+// warn (an error under --strict) and suggest the closest known name.
+void ProfileReader::CheckExtensionName(const std::string& name, const std::string& path) {
+  if (FindExtensionRequirements(name) != nullptr || Driver().ImplementsExtension(name)) return;
+  if (!unknownExtensions_.insert(name).second) return;
+  std::string_view best = ClosestName(name, [](const auto& visit) {
+    for (const ExtensionRequirements& e : AllExtensionRequirements())
+      if (e.device) visit(e.name);
+    for (const VkExtensionProperties& e : Driver().deviceExtensions) visit(e.extensionName);
+  });
+  const bool typo = !best.empty() && EditDistance(name, best) <= std::max<std::size_t>(2, name.size() / 8);
+  ctx_.Unknown(path, "unknown extension " + name + " (not in the Vulkan " + RegistryVersion() + " registry; " +
+                         (typo ? "did you mean " + std::string(best) + "?" : "closest known: " + std::string(best)) +
+                         "); not advertised");
 }
 
 void ProfileReader::ReadStructs(const Json& structs, const std::string& path, StructRole role) {
@@ -378,6 +405,17 @@ void ProfileReader::MakeAggregatesConsistent() {
   }
 }
 
+// The name a profile without identity goes by: its selected entry ("VP_KHR_roadmap_2022"), else the file's
+// name without folder and extension, else the built-in name.
+std::string ProfileReader::IdentityName() const {
+  if (!out_.profileName.empty()) return out_.profileName;
+  std::string name = out_.source;
+  if (name.rfind("builtin:", 0) == 0) return name.substr(8);
+  if (const std::size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  if (const std::size_t dot = name.rfind('.'); dot != std::string::npos && dot != 0) name.resize(dot);
+  return name;
+}
+
 bool ProfileReader::Read(const Json& root, const std::string& profileName) {
   if (!root.is_object()) {
     ctx_.Error("", "expected a Vulkan profile object, got " + DescribeJson(root));
@@ -411,6 +449,7 @@ bool ProfileReader::Read(const Json& root, const std::string& profileName) {
   AddImpliedStructs();
   MakeAggregatesConsistent();
 
+  ApplyDefaultIdentity(ctx_, given_, IdentityName(), out_);
   auto key = root.find("crashtest");
   ApplyCrashtestKey(ctx_, key == root.end() ? nullptr : &*key, given_, out_);
   return !ctx_.diagnostics->HasErrors();

@@ -28,6 +28,11 @@ struct ReadContext {
   void Warn(const std::string& path, std::string text) const {
     diagnostics->Add(Severity::Warning, file, path, std::move(text));
   }
+  // Something read leniently that a reader may want to know about (an enum name without its VK_ prefix, as
+  // vulkaninfo writes some): logged at info level, never an error, not even when strict.
+  void Note(const std::string& path, std::string text) const {
+    diagnostics->Add(Severity::Info, file, path, std::move(text));
+  }
 };
 
 inline std::string JoinPath(const std::string& path, std::string_view key) {

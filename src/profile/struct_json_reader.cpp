@@ -42,6 +42,24 @@ std::string ClosestEnumName(const EnumTypeInfo& type, std::string_view name) {
 bool ReadFlags(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, const Json& value,
                const PathRef& path, uint64_t& out);
 
+// vulkaninfo --json (1.4) writes some enum values without their VK_ prefix ("SAMPLE_COUNT_16_BIT"), and the
+// Vulkan-Profiles tools read them: accept the unprefixed name of a real value, with a note. A name that is not a
+// value with or without the prefix stays an error.
+bool FindEnumValueOrUnprefixed(const ReadContext& ctx, const EnumTypeInfo& type, const std::string& name,
+                               const PathRef& path, int64_t& out) {
+  if (std::optional<int64_t> found = FindEnumValue(type, name)) {
+    out = *found;
+    return true;
+  }
+  if (name.rfind("VK_", 0) == 0) return false;
+  std::optional<int64_t> found = FindEnumValue(type, "VK_" + name);
+  if (!found) return false;
+  ctx.Note(path.Str(), Quoted(name) + " read as the " + std::string(type.name) + " value VK_" + name +
+                           " (written without its VK_ prefix, as vulkaninfo does)");
+  out = *found;
+  return true;
+}
+
 const char* KindExpectation(MemberKind kind) {
   switch (kind) {
     case MemberKind::Bool32: return "true or false";
@@ -111,14 +129,26 @@ bool ReadInteger(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
   return true;
 }
 
-bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
+bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& vIn, const PathRef& path,
               std::byte* dst) {
+  const Json* chosen = &vIn;
+  // A single-bit member (VkSampleCountFlagBits, ...) written as a one-element flag array, the shape a flags
+  // member has: the bit is unambiguous.
+  if (vIn.is_array() && vIn.size() == 1 && vIn[0].is_string()) {
+    const EnumTypeInfo* type = FindEnumType(m.enumType);
+    if (type != nullptr && type->isBitmask) {
+      ctx.Note(path.Str(), "a one-element array read as the single " + std::string(m.enumType) + " value it holds");
+      chosen = &vIn[0];
+    }
+  }
+  const Json& v = *chosen;
   int64_t value = 0;
   if (v.is_number_integer()) {
     value = v.get<int64_t>();  // vulkaninfo writes values it has no name for as numbers
   } else if (v.is_string()) {
     const std::string& name = v.get_ref<const std::string&>();
-    std::optional<int64_t> found = FindEnumValue(m.enumType, name);
+    const EnumTypeInfo* enumType = FindEnumType(m.enumType);
+    bool found = enumType != nullptr && FindEnumValueOrUnprefixed(ctx, *enumType, name, path, value);
     // vulkaninfo (1.3.239) writes a value its headers have no name for as "VK_UNKNOWN_<EnumType>_value<N>" in
     // --json profiles ("UNKNOWN_..." in its text output): read N, so that `vulkaninfo --json` of any device
     // (crashtest's own driverID 1000 included) loads back.
@@ -126,8 +156,13 @@ bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const 
       std::string unknownPrefix = "UNKNOWN_" + std::string(m.enumType) + "_value";
       if (name.rfind("VK_", 0) == 0) unknownPrefix = "VK_" + unknownPrefix;
       if (name.rfind(unknownPrefix, 0) == 0 && name.size() > unknownPrefix.size() &&
-          name.find_first_not_of("0123456789", unknownPrefix.size()) == std::string::npos)
-        found = std::stoll(name.substr(unknownPrefix.size()));
+          name.find_first_not_of("0123456789", unknownPrefix.size()) == std::string::npos) {
+        // Digits only, but possibly too many for an int64_t: that is no value either (never an exception).
+        const char* first = name.data() + unknownPrefix.size();
+        const char* last = name.data() + name.size();
+        const auto [end, ec] = std::from_chars(first, last, value);
+        found = ec == std::errc() && end == last;
+      }
     }
     if (!found) {
       const EnumTypeInfo* type = FindEnumType(m.enumType);
@@ -135,7 +170,6 @@ bool ReadEnum(const ReadContext& ctx, const MemberInfo& m, const Json& v, const 
                                 (type ? ClosestEnumName(*type, name) : std::string()));
       return false;
     }
-    value = *found;
   } else {
     ctx.Error(path.Str(), "expected a " + std::string(m.enumType) + " value name, got " + DescribeJson(v));
     return false;
@@ -272,12 +306,26 @@ bool ReadFlags(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, 
     }
     return true;
   }
+  const EnumTypeInfo* type = bitsType.empty() ? nullptr : FindEnumType(bitsType);
+  // One bit written as a string where the format has an array (vulkaninfo and hand-written files do this for
+  // flags with a single bit set): read as the one-element array, with a note.
+  if (value.is_string() && type != nullptr) {
+    const std::string& name = value.get_ref<const std::string&>();
+    int64_t bit = 0;
+    if (!FindEnumValueOrUnprefixed(ctx, *type, name, path, bit)) {
+      ctx.Error(path.Str(), "unknown " + std::string(bitsType) + " name " + Quoted(name) +
+                                ClosestEnumName(*type, name) + " (flags are an array of bit names)");
+      return false;
+    }
+    ctx.Note(path.Str(), "a single " + std::string(bitsType) + " name read as the array [" + Quoted(name) + "]");
+    out = static_cast<uint64_t>(bit);
+    return true;
+  }
   if (!value.is_array()) {
     ctx.Error(path.Str(), "expected an array of " + std::string(bitsType.empty() ? "flag" : bitsType) +
                               " names, got " + DescribeJson(value));
     return false;
   }
-  const EnumTypeInfo* type = bitsType.empty() ? nullptr : FindEnumType(bitsType);
   bool ok = true;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const Json& bit = value[i];
@@ -289,14 +337,14 @@ bool ReadFlags(const ReadContext& ctx, std::string_view bitsType, bool is64Bit, 
       continue;
     }
     const std::string& name = bit.get_ref<const std::string&>();
-    std::optional<int64_t> found = type ? FindEnumValue(*type, name) : std::nullopt;
-    if (!found) {
+    int64_t bitValue = 0;
+    if (type == nullptr || !FindEnumValueOrUnprefixed(ctx, *type, name, bitPath, bitValue)) {
       ctx.Error(bitPath.Str(), "unknown " + std::string(bitsType.empty() ? "flag" : bitsType) + " name " +
                                    Quoted(name) + (type ? ClosestEnumName(*type, name) : std::string()));
       ok = false;
       continue;
     }
-    out |= static_cast<uint64_t>(*found);
+    out |= static_cast<uint64_t>(bitValue);
   }
   return ok;
 }

@@ -92,7 +92,8 @@ bool Executor::ReachFaultPoint(CommandOp op) {
   const uint32_t point = faultPoint_++;
   while (nextFault_ != lastFault_ && nextFault_->point == point) {
     const CommandFault& planned = *nextFault_++;
-    const std::string context = "at " + planned.match + " (command " + std::to_string(cursor_.command) + ", " +
+    // Every position in a message counts from 1, as submissions and dispatches do (docs/faults.md, "Numbering").
+    const std::string context = "at " + planned.match + " (command " + std::to_string(cursor_.command + 1) + ", " +
                                 CommandName(op) + ", of submission " + std::to_string(cursor_.submission) +
                                 " on queue " + std::to_string(queue_.index()) + " of family " +
                                 std::to_string(queue_.familyIndex()) + ")";
@@ -397,7 +398,7 @@ uint64_t Executor::LocalInvocations() const {
 }
 
 std::string Executor::Where(CommandOp op) const {
-  return "command " + std::to_string(cursor_.command) + " (" + CommandName(op) + ") of submission " +
+  return "command " + std::to_string(cursor_.command + 1) + " (" + CommandName(op) + ") of submission " +
          std::to_string(cursor_.submission) + " on queue " + std::to_string(queue_.index()) + " of family " +
          std::to_string(queue_.familyIndex());
 }

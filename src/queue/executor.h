@@ -29,7 +29,7 @@ class Queue;
 // Where the worker is: "command #index (vkCmdX) of submission #serial", for fault reports.
 struct ExecutionCursor {
   uint64_t submission = 0;
-  uint32_t command = 0;  // index among the commands the submission has run so far, from 0
+  uint32_t command = 0;  // index among the commands the submission has run so far, from 0 (messages add 1)
   CommandOp op = CommandOp::Count;
 };
 

@@ -109,28 +109,32 @@ class Single(unittest.TestCase):
 
 class Errors(unittest.TestCase):
     def test_missing_and_bad_files(self):
+        # 3: could not run, distinct from 1 (a regression was found).
         r = run(shader("no-such-shader.spv"))
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 3)
         self.assertIn("no-such-shader.spv: cannot open", r.stderr)
         with tempfile.NamedTemporaryFile(suffix=".spv") as f:
             f.write(b"not spir-v at all, just text....")
             f.flush()
             r = run(f.name)
-            self.assertEqual(r.returncode, 1)
+            self.assertEqual(r.returncode, 3)
             self.assertIn("not a SPIR-V binary", r.stderr)
 
     def test_unknown_device_names_the_choices(self):
         r = run(shader("saxpy.comp.spv"), "--device", "mali-g87")
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 3)
         self.assertIn("mali-g87", r.stderr)
         self.assertIn("mali-g78", r.stderr)
+        r = run(shader("saxpy.comp.spv"), "--device", "amd")  # a vendor is what people type
+        self.assertEqual(r.returncode, 3)
+        self.assertIn('no built-in device "amd" (did you mean builtin:amd-rdna2?)', r.stderr)
 
     def test_wrong_entry_point_and_stage(self):
         r = run(shader("saxpy.comp.spv"), "--entry", "mian")
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 3)
         self.assertIn('no entry point named "mian" (the module has "main")', r.stderr)
         r = run(shader("phong.frag.spv"), "--stage", "comp")
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 3)
         self.assertIn("phong.frag.spv", r.stderr)
         r = run(shader("phong.frag.spv"), "--stage", "pixel")
         self.assertEqual(r.returncode, 2)
@@ -138,10 +142,13 @@ class Errors(unittest.TestCase):
 
     def test_argument_counts(self):
         self.assertEqual(run().returncode, 2)
-        self.assertEqual(run(shader("saxpy.comp.spv"), shader("reduce.comp.spv")).returncode, 2)
         r = run("--compare", shader("saxpy.comp.spv"))
         self.assertEqual(r.returncode, 2)
-        self.assertIn("--compare takes two files", r.stderr)
+        self.assertIn("--compare takes two files or two directories", r.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = run("--compare", tmp, shader("saxpy.comp.spv"))
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("not one of each", r.stderr)
         r = run("--fail-on", "spills", shader("saxpy.comp.spv"))
         self.assertEqual(r.returncode, 2)
 
@@ -178,6 +185,7 @@ class Compare(unittest.TestCase):
         before, after = d["before"]["statistics"], d["after"]["statistics"]
         self.assertEqual(d["deltas"]["spills"], after["spills"] - before["spills"])
         self.assertEqual(d["gated"], ["spills", "fills", "scratchSize", "registers", "subgroupsPerCore"])
+        self.assertEqual(d["thresholds"][0], {"key": "spills", "threshold": "+0"})
 
     def test_fail_on_chooses_the_gate(self):
         args = ["--compare", shader(self.BEFORE), shader(self.AFTER)]
@@ -190,6 +198,94 @@ class Compare(unittest.TestCase):
         r = run(*args, "--fail-on", "spils")
         self.assertEqual(r.returncode, 2)
         self.assertIn("did you mean 'spills'", r.stderr)
+
+
+    def test_threshold_tolerates_what_it_says(self):
+        args = ["--compare", shader(self.BEFORE), shader(self.AFTER), "--json"]
+        strict = json.loads(run(*args).stdout)
+        grew = {k: strict["deltas"][k] for k in strict["regressions"]}
+        self.assertTrue(grew)
+        # Exactly the growth is tolerated; one less is not.
+        loose = ",".join("%s=+%d" % (k, abs(v)) for k, v in grew.items())
+        r = run(*args, "--threshold", loose)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(json.loads(r.stdout)["regressions"], [])
+        first, amount = next(iter(grew.items()))
+        if abs(amount) > 1:
+            tight = run(*args, "--threshold", "%s=+%d" % (first, abs(amount) - 1))
+            self.assertEqual(tight.returncode, 1)
+            self.assertIn(first, json.loads(tight.stdout)["regressions"])
+        # A statistic named in --threshold is gated even when --fail-on leaves it out.
+        loops = ["--compare", shader("stats_loop_8.comp.spv"), shader("stats_loop_64.comp.spv")]
+        self.assertEqual(run(*loops, "--threshold", "estimatedCycles=+0").returncode, 1)
+        self.assertEqual(run(*loops, "--threshold", "estimatedCycles=100000%").returncode, 0)
+
+    def test_threshold_errors(self):
+        args = ["--compare", shader(self.BEFORE), shader(self.AFTER)]
+        r = run(*args, "--threshold", "regsters=+4")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("did you mean 'registers'", r.stderr)
+        for bad in ("registers=lots", "registers=-1", "registers"):
+            self.assertEqual(run(*args, "--threshold", bad).returncode, 2, bad)
+        self.assertEqual(run(shader(self.BEFORE), "--threshold", "registers=1").returncode, 2)
+
+
+class Many(unittest.TestCase):
+    def test_files_and_directories_give_a_summary_table_and_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "sub"))
+            for name, target in (("saxpy.comp.spv", "saxpy.comp.spv"), ("sub/reduce.comp.spv", "reduce.comp.spv"),
+                                 ("phong.frag.spv", "phong.frag.spv")):
+                with open(shader(target), "rb") as src, open(os.path.join(tmp, name), "wb") as dst:
+                    dst.write(src.read())
+            with open(os.path.join(tmp, "notes.txt"), "w") as f:
+                f.write("not a shader")
+            r = run(tmp, "--device", "amd-rdna2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("3 shaders on AMD Radeon RX 6800 XT", r.stdout)
+            self.assertRegex(r.stdout, r"\n  shader +stage +instructions +registers +spills +subgroupsPerCore +estimatedCycles\n")
+            self.assertRegex(r.stdout, r"sub/reduce\.comp\.spv +compute +\d+ +\d+ +\d+ +\d+ +\d+\n")
+            self.assertIn("3 analysed, 0 failed", r.stdout)
+            d = stats_json(tmp, shader("skinning.vert.spv"))
+            self.assertEqual(len(d["shaders"]), 4)
+            self.assertEqual(d["failed"], [])
+            # One bad file: the rest is still reported, and the exit status says "could not run".
+            with open(os.path.join(tmp, "broken.spv"), "wb") as f:
+                f.write(b"garbage!")
+            r = run(tmp, "--json")
+            self.assertEqual(r.returncode, 3)
+            d = json.loads(r.stdout)
+            self.assertEqual(len(d["shaders"]), 3)
+            self.assertEqual(d["failed"], [os.path.join(tmp, "broken.spv")])
+        with tempfile.TemporaryDirectory() as empty:
+            r = run(empty)
+            self.assertEqual(r.returncode, 3)
+            self.assertIn("no .spv files", r.stderr)
+
+    def test_compare_directories_matches_by_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            before, after = os.path.join(tmp, "before"), os.path.join(tmp, "after")
+            for folder, files in ((before, {"kernel.spv": Compare.BEFORE, "same.spv": "saxpy.comp.spv",
+                                            "gone.spv": "reduce.comp.spv"}),
+                                  (after, {"kernel.spv": Compare.AFTER, "same.spv": "saxpy.comp.spv",
+                                           "new.spv": "reduce.comp.spv"})):
+                os.makedirs(folder)
+                for name, source in files.items():
+                    with open(shader(source), "rb") as src, open(os.path.join(folder, name), "wb") as dst:
+                        dst.write(src.read())
+            r = run("--compare", before, after)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertRegex(r.stdout, r"\n  kernel\.spv +REGRESSION +.*spills 0 -> \d+ REGRESSION")
+            self.assertRegex(r.stdout, r"\n  same\.spv +ok +-\n")
+            self.assertIn("  added:   new.spv\n", r.stdout)
+            self.assertIn("  removed: gone.spv\n", r.stdout)
+            self.assertIn("2 compared, 1 with regressions, 1 added, 1 removed, 0 failed", r.stdout)
+            d = json.loads(run("--compare", before, after, "--json").stdout)
+            self.assertEqual(d["regressedShaders"], 1)
+            self.assertEqual([s["shader"] for s in d["shaders"]], ["kernel.spv", "same.spv"])
+            self.assertIn("spills", d["shaders"][0]["regressions"])
+            self.assertEqual((d["added"], d["removed"]), (["new.spv"], ["gone.spv"]))
+            self.assertEqual(run("--compare", after, after).returncode, 0)
 
 
 if __name__ == "__main__":

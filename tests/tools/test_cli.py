@@ -14,11 +14,12 @@ EXE = SHARED = OWN = ""
 BUILTINS = ["amd-rdna2", "default", "intel-xe-igpu", "mali-g78"]
 
 
-def run(*args, config=None):
+def run(*args, config=None, extra_env=None):
     """Runs crashtest with CRASHTEST_CONFIG unset (or set to `config`) so the caller's environment cannot leak in."""
-    env = {k: v for k, v in os.environ.items() if k != "CRASHTEST_CONFIG"}
+    env = {k: v for k, v in os.environ.items() if k not in ("CRASHTEST_CONFIG", "CRASHTEST_DUMP_DIR")}
     if config is not None:
         env["CRASHTEST_CONFIG"] = config
+    env.update(extra_env or {})
     return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
@@ -45,7 +46,7 @@ class Help(unittest.TestCase):
 
     def test_unimplemented_subcommands_are_not_advertised(self):
         out = run("--help").stdout
-        for name in ("decode", "demo", "run"):
+        for name in ("decode", "demo"):
             self.assertNotIn("\n  " + name + " ", out)
 
     def test_subcommand_help(self):
@@ -209,6 +210,9 @@ BAD_CONFIGS = {
         ": faults: expected an array of faults, got an object",
     "bad-options-not-object.json": lambda: configs("bad-options-not-object.json") +
         ": options: expected an object, got an array",
+    "bad-unknown-option.json": lambda: configs("bad-unknown-option.json") +
+        ": options.computeThread: unknown option (did you mean \"computeThreads\"?); the options are computeThreads, "
+        "shaderFaults, shaderInstructionBudget, shaderTimeoutMs",
     "bad-device-entry.json": lambda: configs("bad-device-entry.json") +
         ": devices[0].profil: unknown member (expected \"profile\" and optionally \"name\")",
     "bad-unknown-top-level.json": lambda: configs("bad-unknown-top-level.json") +
@@ -293,11 +297,218 @@ class Check(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--profile applies to a profile file", r.stderr)
 
+    def test_json_output(self):
+        r = run("check", "--json", configs("two-devices.json"), configs("bad-unknown-option.json"),
+                profiles("misspelled-extension.json"))
+        self.assertEqual(r.returncode, 1, r.stdout)
+        report = json.loads(r.stdout)
+        self.assertFalse(report["ok"])
+        self.assertFalse(report["strict"])
+        files = {f["file"]: f for f in report["files"]}
+        good = files[configs("two-devices.json")]
+        self.assertEqual((good["ok"], good["devices"], good["errors"]), (True, 2, 0))
+        bad = files[configs("bad-unknown-option.json")]
+        self.assertFalse(bad["ok"])
+        self.assertEqual(bad["errors"], 2)
+        first = bad["messages"][0]
+        self.assertEqual(first["severity"], "error")
+        self.assertEqual(first["path"], "options.computeThread")
+        self.assertIn('did you mean "computeThreads"', first["text"])
+        warned = files[profiles("misspelled-extension.json")]
+        self.assertTrue(warned["ok"])
+        self.assertEqual(warned["warnings"], 2)
+        malformed = json.loads(run("check", "--json", configs("bad-malformed.json")).stdout)
+        message = malformed["files"][0]["messages"][0]
+        self.assertEqual((message["line"], message["column"]), (4, 3))
+        strict = json.loads(run("check", "--json", "--strict", profiles("misspelled-extension.json")).stdout)
+        self.assertFalse(strict["ok"])
+        self.assertTrue(strict["strict"])
+
     def test_missing_file_is_a_check_failure(self):
         missing = own("no-such-file.json")
         r = run("check", missing)
         self.assertEqual(r.returncode, 1)
         self.assertIn(missing + ": cannot open", r.stdout)
+
+
+class RealExports(unittest.TestCase):
+    def test_misspelt_extension_warns_and_fails_strict(self):
+        path = profiles("misspelled-extension.json")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("warning: " + path + ": capabilities.device.extensions.VK_KHR_maintenence1: unknown extension "
+                      "VK_KHR_maintenence1", r.stdout)
+        self.assertIn("did you mean VK_KHR_maintenance1?", r.stdout)
+        r = run("check", "--strict", path)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("did you mean VK_KHR_maintenance1?", r.stdout)
+
+    def test_unprefixed_names_load_with_notes(self):
+        path = profiles("vulkaninfo-unprefixed.json")
+        r = run("check", path)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("note: " + path + ": capabilities.device.properties.VkPhysicalDeviceFragmentShadingRateProperties"
+                      "KHR.maxFragmentShadingRateRasterizationSamples: \"SAMPLE_COUNT_16_BIT\" read as", r.stdout)
+        self.assertTrue(r.stdout.endswith(path + ": OK, 1 device\n"), r.stdout)
+        r = run("check", profiles("bad-unprefixed-typo.json"))
+        self.assertEqual(r.returncode, 1, r.stdout)
+
+    def test_profile_file_as_crashtest_config(self):
+        r = run("devices", config=profiles("roadmap-no-identity.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("[0] crashtest: VP_KHR_roadmap_2022\n", r.stdout)
+        self.assertIn("VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU", r.stdout)
+        self.assertIn("0x43525348", r.stdout)
+        self.assertNotIn("unknown member", r.stderr)
+
+    def test_verbose_says_what_was_added_and_what_was_not(self):
+        r = run("devices", "--verbose", "--config", profiles("llvmpipe-mesa-22.3.6.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"\n    added \(3\):\n")
+        for name in ("VK_EXT_device_fault", "VK_KHR_device_fault", "VK_KHR_pipeline_executable_properties"):
+            self.assertIn("\n      extension " + name + ": crashtest offers", r.stdout)
+        r = run("devices", "--verbose", "--json", "--config", profiles("exact-extensions.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        device = json.loads(r.stdout)["devices"][0]
+        self.assertEqual(device["added"], [])
+        not_added = [c["what"] for c in device["dropped"] if c["what"].endswith("(not added)")]
+        self.assertEqual(sorted(not_added), ["extension VK_KHR_device_fault (not added)",
+                                             "extension VK_KHR_pipeline_executable_properties (not added)"])
+
+    def test_every_builtin_offers_fault_and_statistics_extensions(self):
+        r = run("devices", "--verbose", "--json", "--config", own("builtins.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for device in json.loads(r.stdout)["devices"]:
+            names = {e["name"] for e in device["extensions"]}
+            for name in ("VK_EXT_device_fault", "VK_KHR_device_fault", "VK_KHR_pipeline_executable_properties"):
+                self.assertIn(name, names, device["deviceName"])
+
+
+class Run(unittest.TestCase):
+    def test_help_and_missing_command(self):
+        r = run("help", "run")
+        self.assertEqual(r.returncode, 0)
+        for word in ("[--device NAME|PROFILE]...", "[--config FILE] ", "[--fault JSON|FILE]...", "--dump-dir DIR", "-- COMMAND",
+                     "125"):
+            self.assertIn(word, r.stdout)
+        self.assertIn("\n  run ", run("--help").stdout)
+        r = run("run")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("missing COMMAND", r.stderr)
+
+    def test_exit_status_passes_through_with_a_summary(self):
+        for status in (0, 3, 77):
+            r = run("run", "--", "sh", "-c", "exit %d" % status)
+            self.assertEqual(r.returncode, status, r.stderr)
+            last = r.stderr.splitlines()[-1]
+            self.assertEqual(last, "crashtest run: exit status %d; devices: crashtest default GPU; faults fired: 0; "
+                                   "dumps written: none (no --dump-dir)" % status)
+
+    def test_child_sees_crashtest_as_its_only_driver_with_the_composed_configuration(self):
+        script = ('printf "%s\\n" "$VK_ICD_FILENAMES" "$VK_DRIVER_FILES" "$NODEVICE_SELECT" "${VK_ADD_DRIVER_FILES-unset}";'
+                  ' cat "$CRASHTEST_CONFIG"')
+        env_extra = {"VK_ADD_DRIVER_FILES": "/somewhere/else.json"}
+        r = run("run", "--device", "amd-rdna2", "--device", profiles("minimal-discrete.json"),
+                "--fault", '{"id": "f1", "when": {"submit": 1}, "effect": "masked"}', "--", "sh", "-c", script,
+                extra_env=env_extra)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        manifest = lines[0]
+        self.assertTrue(manifest.endswith("/crashtest_icd.json"), manifest)
+        self.assertTrue(os.path.isfile(manifest), manifest)
+        with open(manifest) as f:
+            library = json.load(f)["ICD"]["library_path"]
+        self.assertTrue(os.path.isfile(library), library)
+        self.assertEqual(lines[1], manifest)
+        self.assertEqual(lines[2], "1")
+        self.assertEqual(lines[3], "unset")
+        config = json.loads("\n".join(lines[4:]))
+        self.assertEqual(config["devices"], ["builtin:amd-rdna2", os.path.abspath(profiles("minimal-discrete.json"))])
+        self.assertEqual(config["faults"], [{"id": "f1", "when": {"submit": 1}, "effect": "masked"}])
+        self.assertIn("devices: AMD Radeon RX 6800 XT (crashtest emulation), Hand-written Discrete GPU;",
+                      r.stderr.splitlines()[-1])
+
+    def test_config_option_keeps_relative_profiles_working_and_adds_faults(self):
+        r = run("run", "--config", configs("two-devices.json"), "--fault",
+                '[{"id": "a", "when": {"submit": 2}, "effect": "masked"}]', "--", "sh", "-c", 'cat "$CRASHTEST_CONFIG"')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        config = json.loads(r.stdout)
+        for device in config["devices"]:
+            reference = device["profile"] if isinstance(device, dict) else device
+            self.assertTrue(reference.startswith("builtin:") or os.path.isabs(reference), reference)
+        self.assertEqual([f["id"] for f in config["faults"]], ["later", "a"])
+
+    def test_inherited_crashtest_config_is_the_base(self):
+        r = run("run", "--device", "mali-g78", "--", "sh", "-c", 'cat "$CRASHTEST_CONFIG"',
+                config=configs("two-devices.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        config = json.loads(r.stdout)
+        self.assertEqual(config["devices"], ["builtin:mali-g78"])
+        self.assertEqual([f["id"] for f in config["faults"]], ["later"])  # the inherited plan stays
+        self.assertEqual(config["options"], {"computeThreads": 2})
+
+    def test_dump_dir_is_created_and_passed_on(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            dumps = os.path.join(tmp, "dumps", "nested")
+            r = run("run", "--dump-dir", dumps, "--", "sh", "-c", 'touch "$CRASHTEST_DUMP_DIR/one.bin"')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.isfile(os.path.join(dumps, "one.bin")))
+            self.assertTrue(r.stderr.splitlines()[-1].endswith("; dumps written: 1 in " + dumps), r.stderr)
+
+    def test_bad_input_is_named_and_nothing_runs(self):
+        cases = [
+            (["--device", "amd"], "--device amd: no built-in device and no profile file of that name (did you mean "
+                                  "amd-rdna2?)"),
+            (["--device", "defualt"], "(did you mean default?)"),
+            (["--fault", "{not json"], "--fault {not json: neither a fault in JSON"),
+            (["--fault", '{"id": "x", "when": {"submit": 0}, "effect": "device-lost"}'], "faults[0].when.submit"),
+            (["--config", own("no-such-file.json")], "cannot open"),
+            (["--device", "builtin:nope"], 'no built-in device "nope"'),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                r = run("run", *args, "--", "sh", "-c", "echo ran")
+                self.assertEqual(r.returncode, 125, r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertNotIn("ran", r.stdout)
+
+    def test_missing_command_is_127(self):
+        r = run("run", "--", "crashtest-no-such-command")
+        self.assertEqual(r.returncode, 127, r.stderr)
+        self.assertIn("crashtest-no-such-command", r.stderr)
+        self.assertIn("exit status 127", r.stderr.splitlines()[-1])
+
+    def test_signal_becomes_128_plus_n(self):
+        r = run("run", "--", "sh", "-c", "kill -TERM $$")
+        self.assertEqual(r.returncode, 128 + 15, r.stderr)
+
+    def test_sigterm_to_crashtest_run_reaches_the_command(self):
+        import signal
+        import time
+        env = {k: v for k, v in os.environ.items() if k not in ("CRASHTEST_CONFIG", "CRASHTEST_DUMP_DIR")}
+        p = subprocess.Popen([EXE, "run", "--", "sh", "-c", "trap 'echo got-term; exit 7' TERM; "
+                              "echo ready; while :; do sleep 0.05; done"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.assertEqual(p.stdout.readline().strip(), "ready")
+        time.sleep(0.1)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 7, err)
+        self.assertIn("got-term", out)
+        self.assertIn("crashtest run: exit status 7;", err)
+
+    def test_fault_from_a_file(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump([{"id": "a", "when": {"submit": 1}, "effect": "masked"},
+                       {"id": "b", "when": {"submit": 2}, "effect": "device-lost"}], f)
+        try:
+            r = run("run", "--fault", f.name, "--", "sh", "-c", 'cat "$CRASHTEST_CONFIG"')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual([x["id"] for x in json.loads(r.stdout)["faults"]], ["a", "b"])
+        finally:
+            os.unlink(f.name)
 
 
 if __name__ == "__main__":

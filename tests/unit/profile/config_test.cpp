@@ -30,11 +30,11 @@ TEST(Config, LoadsDevicesInOrderWithRelativePathsAndKeepsFaultsAndOptions) {
   ASSERT_TRUE(result.faults.is_array());
   ASSERT_EQ(result.faults.size(), 1u);
   EXPECT_EQ(result.faults[0]["id"], "later");
-  EXPECT_EQ(result.options["anything"], true);
+  EXPECT_EQ(result.options["computeThreads"], 2);
+  EXPECT_EQ(result.execution.computeThreads, 2u);
   // Execution options not given keep their documented defaults.
   EXPECT_EQ(result.execution.shaderFaults, ShaderFaultMode::Lose);
   EXPECT_EQ(result.execution.shaderTimeoutMs, 10000u);
-  EXPECT_EQ(result.execution.computeThreads, 0u);
 }
 
 TEST(Config, WithoutConfigurationTheBuiltinDefaultDevice) {
