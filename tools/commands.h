@@ -9,5 +9,6 @@ namespace crashtest {
 const Command& DevicesCommand();
 const Command& CheckCommand();
 const Command& StatsCommand();
+const Command& DecodeCommand();
 
 }  // namespace crashtest

@@ -17,7 +17,7 @@ namespace {
 
 using CommandGetter = const Command& (*)();
 // The order of `crashtest --help`.
-constexpr std::array<CommandGetter, 3> kCommands = {&DevicesCommand, &CheckCommand, &StatsCommand};
+constexpr std::array<CommandGetter, 4> kCommands = {&DevicesCommand, &CheckCommand, &StatsCommand, &DecodeCommand};
 
 const Command* FindCommand(std::string_view name) {
   for (CommandGetter get : kCommands)
@@ -50,11 +50,13 @@ void PrintOverview(std::ostream& out) {
          "  CRASHTEST_CONFIG    configuration file (devices, fault plan, options) the driver reads at\n"
          "                      vkCreateInstance; unset or empty: one built-in default device\n"
          "  CRASHTEST_LOG       driver log level on stderr: error, warn (default), info or debug\n"
-         "  CRASHTEST_DUMP_DIR  folder where the driver also writes each vendor crash dump as a file\n"
+         "  CRASHTEST_DUMP_DIR  folder where the driver also writes each device loss's vendor crash dump as a\n"
+         "                      file (created if missing; overrides options.dumpDirectory); read it with\n"
+         "                      'crashtest decode FILE'\n"
          "\n"
          "Exit codes:\n"
          "  0  success\n"
-         "  1  the subcommand ran and found a problem (configuration errors, a failed check)\n"
+         "  1  the subcommand ran and found a problem (configuration errors, a failed check, a bad dump)\n"
          "  2  usage error: unknown subcommand or option, missing or extra argument\n"
          "\n"
          "Run 'crashtest help SUBCOMMAND' for a subcommand's options and output.\n";
