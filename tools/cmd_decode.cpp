@@ -1,4 +1,5 @@
 // `crashtest decode FILE [--json]`: reads a vendor binary back (docs/cli.md, docs/faults.md "Vendor binary").
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -24,6 +25,11 @@ int Run(const ParsedArgs& args) {
     return kExitUsage;
   }
   const std::string& path = args.positional[0];
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    std::cerr << "crashtest decode: " << path << ": not a regular file\n";
+    return kExitFailure;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << "crashtest decode: " << path << ": cannot open the file\n";

@@ -330,6 +330,7 @@ class Decode(unittest.TestCase):
         import struct
         cases = {
             "missing": (os.path.join(self.tmp.name, "missing.bin"), "cannot open"),
+            "folder": (self.tmp.name, "not a regular file"),
             "empty": (self.write("empty.bin", b""), "fewer than the 56-byte"),
             "text": (self.write("text.bin", b"hello world" * 10), "not a Vulkan vendor binary"),
             "foreign": (self.write("foreign.bin", struct.pack("<II", 56, 1) + bytes(200)), "another driver"),
