@@ -121,6 +121,14 @@ TEST_F(ShaderDumps, OffByOneNamesTheInstructionAndSourceLine) {
   EXPECT_EQ(d.content.submissions[0].executingName, "vkCmdDispatch");
   const std::string text = dump::DumpText(d);
   EXPECT_NE(text.find("oob_write.comp:7"), std::string::npos) << text;
+  // One element past the end of the 256-byte buffer: owned by nothing, named by what it ran past.
+  ASSERT_EQ(d.faults.size(), 1u);
+  EXPECT_EQ(dump::AttributeAddress(d.content, d.faults[0].address), nullptr);
+  const dump::Resource* near = dump::NearestBelow(d.content, d.faults[0].address);
+  ASSERT_NE(near, nullptr) << text;
+  EXPECT_EQ(near->kind, dump::ResourceKind::Buffer);
+  EXPECT_FALSE(near->freed);
+  EXPECT_NE(text.find("0 bytes past the end of buffer"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -160,6 +160,11 @@ TEST(DumpDecoder, AnAddressInNoResourceIsSaidSo) {
   ASSERT_TRUE(dump::DecodeVendorBinary(BuildVendorBinary(Identity(), Reports(0x7f00), ids, RichContent()), &d, &error));
   EXPECT_EQ(dump::AttributeAddress(d.content, 0x7f00), nullptr);
   EXPECT_NE(dump::DumpText(d).find("in no live or recently freed resource"), std::string::npos);
+  EXPECT_EQ(dump::NearestBelow(d.content, 0x7f00), nullptr) << "nothing ends within 64 KiB below it";
+  // 8 bytes past the end of the live 64 KiB allocation 13.
+  const dump::Resource* past = dump::NearestBelow(d.content, 0x100030008ull);
+  ASSERT_NE(past, nullptr);
+  EXPECT_EQ(past->id, 13u);
   // A live allocation owns its addresses.
   const dump::Resource* live = dump::AttributeAddress(d.content, 0x100020000ull + 5);
   ASSERT_NE(live, nullptr);

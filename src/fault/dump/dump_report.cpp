@@ -113,6 +113,20 @@ const Resource* AttributeAddress(const Content& content, uint64_t address) {
   return best;
 }
 
+const Resource* NearestBelow(const Content& content, uint64_t address) {
+  constexpr uint64_t kReach = 64 * 1024;
+  const Resource* best = nullptr;
+  auto rank = [](const Resource& r) { return (r.freed ? 2 : 0) + (r.kind == ResourceKind::Memory ? 1 : 0); };
+  for (const Resource& r : content.resources) {
+    if (r.size > UINT64_MAX - r.address) continue;  // a corrupt range
+    const uint64_t end = r.address + r.size;
+    if (end > address || address - end >= kReach) continue;
+    if (best == nullptr || end > best->address + best->size || (end == best->address + best->size && rank(r) < rank(*best)))
+      best = &r;
+  }
+  return best;
+}
+
 std::string DumpText(const Decoded& d) {
   std::ostringstream out;
   const Content& c = d.content;
@@ -141,6 +155,8 @@ std::string DumpText(const Decoded& d) {
         if (r->freed) out << " — use after free";
       } else {
         out << ": in no live or recently freed resource";
+        if (const Resource* r = NearestBelow(c, f.address))
+          out << "; " << f.address - (r->address + r->size) << " bytes past the end of " << ResourceText(*r);
       }
       out << "\n";
     }
@@ -269,6 +285,11 @@ nlohmann::json DumpJson(const Decoded& d) {
       const Resource* r = AttributeAddress(c, f.address);
       j["address"]["resource"] = r != nullptr ? resourceJson(*r) : json(nullptr);
       j["address"]["useAfterFree"] = r != nullptr && r->freed;
+      if (r == nullptr) {
+        if (const Resource* near = NearestBelow(c, f.address))
+          j["address"]["pastTheEndOf"] = {{"resource", resourceJson(*near)},
+                                          {"bytesPastEnd", f.address - (near->address + near->size)}};
+      }
     }
     if (f.flags & VK_DEVICE_FAULT_FLAG_INSTRUCTION_ADDRESS_BIT_KHR)
       j["instruction"] = {{"type", AddressTypeName(f.instructionType)}, {"address", Hex(f.instruction)}};

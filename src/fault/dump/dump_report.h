@@ -15,6 +15,10 @@ namespace crashtest::dump {
 // The resource a fault address falls in: a buffer or image before its memory, live before freed; nullptr when
 // none of the dump's resources holds it.
 const Resource* AttributeAddress(const Content& content, uint64_t address);
+// For an address no resource holds: the resource that ends closest below it, within 64 KiB (the address space's
+// guard granule) — the classic off-by-N past the end of a buffer. Buffers and images before memory, live before
+// freed; nullptr when none is that close.
+const Resource* NearestBelow(const Content& content, uint64_t address);
 
 std::string DumpText(const Decoded& dump);
 nlohmann::json DumpJson(const Decoded& dump);
