@@ -69,6 +69,13 @@ def main():
                     failures.append(f"crashtest decode --json: {report['faults'][0]}")
             except (ValueError, KeyError, IndexError) as e:
                 failures.append(f"crashtest decode --json: {e}: {decode.stdout[:200]}")
+            # A dump cut short (an upload that stopped half-way) is named as such, never half-decoded.
+            truncated = os.path.join(tmp, "truncated.bin")
+            with open(truncated, "wb") as f:
+                f.write(blob[: len(blob) // 2])
+            decode = subprocess.run([crashtest, "decode", truncated], capture_output=True, text=True, timeout=60)
+            if decode.returncode != 1 or "not a valid crashtest crash dump" not in decode.stderr or decode.stdout:
+                failures.append(f"crashtest decode of a truncated dump: exit {decode.returncode}, {decode.stderr!r}")
 
         env = {k: v for k, v in os.environ.items() if k not in ("CRASHTEST_CONFIG", "CRASHTEST_DUMP_DIR")}
         run = subprocess.run([binary, "--dump-dir", dump + "2", "--frames", "3"], env=env, capture_output=True,
