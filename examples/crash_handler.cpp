@@ -4,7 +4,9 @@
 // It renders "frames" (a small transfer and a fence wait each) until a call returns VK_ERROR_DEVICE_LOST, then:
 //   1. collects every fault report with vkGetDeviceFaultReportsKHR (blocking briefly, VK_INCOMPLETE handled),
 //   2. fetches the vendor binary crash dump with vkGetDeviceFaultDebugInfoKHR (size query, then the bytes),
-//   3. writes DUMP_DIR/reports.txt and DUMP_DIR/vendor.bin, prints a summary and exits 0.
+//   3. writes DUMP_DIR/reports.txt and DUMP_DIR/vendor.bin, prints a summary and exits 0. Under crashtest,
+//      `crashtest decode DUMP_DIR/vendor.bin` prints the dump (and CRASHTEST_DUMP_DIR makes the driver write its own
+//      copy of it, as a real driver's crash handler does).
 // It exits 1 when the device never got lost within --frames, and 2 on any other failure.
 //
 // With crashtest (from the source tree, after building):
@@ -268,6 +270,10 @@ int Run(const Options& options) {
       status = 2;
     } else {
       std::printf("crash_handler: dump written to %s/reports.txt and %s/vendor.bin\n", options.dumpDir.c_str(),
+                  options.dumpDir.c_str());
+      // Under crashtest the vendor binary is documented (docs/faults.md) and has a decoder; on another driver it
+      // goes to that vendor's tools (Aftermath, Radeon GPU Detective, ...).
+      std::printf("crash_handler: read the vendor binary with `crashtest decode %s/vendor.bin` (crashtest's dumps)\n",
                   options.dumpDir.c_str());
       status = 0;
     }

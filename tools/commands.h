@@ -10,5 +10,6 @@ const Command& DevicesCommand();
 const Command& CheckCommand();
 const Command& StatsCommand();
 const Command& RunCommand();
+const Command& DecodeCommand();
 
 }  // namespace crashtest

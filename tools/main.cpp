@@ -17,7 +17,8 @@ namespace {
 
 using CommandGetter = const Command& (*)();
 // The order of `crashtest --help`.
-constexpr std::array<CommandGetter, 4> kCommands = {&RunCommand, &DevicesCommand, &CheckCommand, &StatsCommand};
+constexpr std::array<CommandGetter, 5> kCommands = {&RunCommand, &DevicesCommand, &CheckCommand, &StatsCommand,
+                                                        &DecodeCommand};
 
 const Command* FindCommand(std::string_view name) {
   for (CommandGetter get : kCommands)
@@ -51,11 +52,13 @@ void PrintOverview(std::ostream& out) {
          "                      vkCreateInstance; unset or empty: one built-in default device\n"
          "  CRASHTEST_LOG       driver log level: error, warn (default), info or debug, in any case\n"
          "  CRASHTEST_LOG_FILE  append the driver's log lines to this file instead of stderr\n"
-         "  CRASHTEST_DUMP_DIR  folder where the driver also writes each vendor crash dump as a file\n"
+         "  CRASHTEST_DUMP_DIR  folder where the driver also writes each device loss's vendor crash dump as a\n"
+         "                      file (created if missing; overrides options.dumpDirectory); read it with\n"
+         "                      'crashtest decode FILE'\n"
          "\n"
          "Exit codes:\n"
          "  0  success\n"
-         "  1  the subcommand ran and found a problem (configuration errors, a failed check)\n"
+         "  1  the subcommand ran and found a problem (configuration errors, a failed check, a bad dump)\n"
          "  2  usage error: unknown subcommand or option, missing or extra argument\n"
          "  3  stats could not run (a shader could not be read or compiled, the device could not be loaded)\n"
          "  run passes the command's exit status through (125-127: the command could not be run)\n"

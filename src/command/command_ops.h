@@ -1,5 +1,6 @@
 // The kinds of record a command buffer's stream holds: one per vkCmd* the driver records (every Vulkan 1.3 core
-// command plus the VK_EXT_debug_utils labels). The names let a fault report say "command #N (vkCmdX)".
+// command plus the VK_EXT_debug_utils labels and the breadcrumbs of VK_AMD_buffer_marker and
+// VK_NV_device_diagnostic_checkpoints). The names let a fault report say "command #N (vkCmdX)".
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,8 @@ namespace crashtest {
   X(SetFrontFace) X(SetPrimitiveTopology) X(SetViewportWithCount) X(SetScissorWithCount) X(BindVertexBuffers2)   \
   X(SetDepthTestEnable) X(SetDepthWriteEnable) X(SetDepthCompareOp) X(SetDepthBoundsTestEnable)                  \
   X(SetStencilTestEnable) X(SetStencilOp) X(SetRasterizerDiscardEnable) X(SetDepthBiasEnable)                    \
-  X(SetPrimitiveRestartEnable) X(BeginDebugUtilsLabelEXT) X(EndDebugUtilsLabelEXT) X(InsertDebugUtilsLabelEXT)
+  X(SetPrimitiveRestartEnable) X(BeginDebugUtilsLabelEXT) X(EndDebugUtilsLabelEXT) X(InsertDebugUtilsLabelEXT)     \
+  X(WriteBufferMarkerAMD) X(WriteBufferMarker2AMD) X(SetCheckpointNV)
 
 enum class CommandOp : uint16_t {
 #define CT_COMMAND_OP_ENUM(Name) Name,

@@ -102,6 +102,9 @@ struct BeginRendering {
   VkRenderingFlags flags; VkRect2D renderArea; uint32_t layerCount, viewMask, colorCount;
 };
 struct DebugLabel { float color[4]; uint32_t nameLength; };  // payload: the name, NUL-terminated
+// vkCmdWriteBufferMarker(2)AMD: `stage` is the VkPipelineStageFlags2 form of the stage.
+struct BufferMarker { const Buffer* dst; VkDeviceSize offset; VkPipelineStageFlags2 stage; uint32_t marker; };
+struct Checkpoint { uint64_t marker; };  // vkCmdSetCheckpointNV: pCheckpointMarker as given
 
 }  // namespace record
 }  // namespace crashtest

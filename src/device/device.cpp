@@ -10,8 +10,10 @@
 #include "common/struct_types.h"
 #include "device/instance.h"
 #include "device/physical_device.h"
+#include "fault/dump/dump_file.h"
 #include "fault/fault_engine.h"
 #include "queue/device_execution.h"
+#include "queue/loss_description.h"
 #include "queue/queue.h"
 #include "profile/struct_table.h"
 
@@ -213,6 +215,12 @@ void Device::CreateFaultEngine(const VkDeviceCreateInfo& createInfo) {
       ExecutionOf(*this).MarkLost(publish);
     }
   };
+  setup.describe = [this](std::span<const FaultReport> reports, const std::string& faultId, dump::Content& content) {
+    DescribeLoss(*this, reports, faultId, content);
+  };
+  setup.dumpDirectory = dump::DumpDirectory(instance.dumpOptions().directory);
+  setup.dumpSizeLimit = instance.dumpOptions().sizeLimit;
+  setup.deviceIndex = physicalDevice_.index();
   faults_ = std::make_unique<FaultEngine>(std::move(setup));
 }
 

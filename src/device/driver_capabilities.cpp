@@ -23,6 +23,10 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     // vk.xml 1.3.239, so no profile can list it: every device offers it (driver_intersection.cpp).
     {VK_EXT_DEVICE_FAULT_EXTENSION_NAME, 2},
     {VK_KHR_DEVICE_FAULT_EXTENSION_NAME, VK_KHR_DEVICE_FAULT_SPEC_VERSION},
+    // Breadcrumbs (docs/faults.md "Breadcrumbs"): markers written and checkpoints reached as the queue executes,
+    // read back after a loss and recorded in the dump. Offered on devices whose profile lists them.
+    CT_EXTENSION(VK_AMD_BUFFER_MARKER),
+    CT_EXTENSION(VK_NV_DEVICE_DIAGNOSTIC_CHECKPOINTS),
     // Memory, resources and descriptors (docs/memory.md).
     CT_EXTENSION(VK_EXT_MEMORY_BUDGET),
     CT_EXTENSION(VK_EXT_SEPARATE_STENCIL_USAGE),

@@ -12,6 +12,7 @@
 #include "common/handle.h"
 #include "common/object.h"
 #include "fault/fault_plan.h"
+#include "profile/dump_options.h"
 #include "profile/execution_options.h"
 
 namespace crashtest {
@@ -41,6 +42,8 @@ class Instance : public DispatchableObject {
   const FaultPlan& faultPlan() const { return faultPlan_; }
   // The configuration's execution options (threads, shader faults, budgets).
   const ExecutionOptions& executionOptions() const { return executionOptions_; }
+  // The configuration's crash-dump options (folder, size cap).
+  const DumpOptions& dumpOptions() const { return dumpOptions_; }
 
   Instance(const VkInstanceCreateInfo& createInfo, const VkAllocationCallbacks* allocator);
   ~Instance();
@@ -60,6 +63,7 @@ class Instance : public DispatchableObject {
   std::vector<PhysicalDevice*> physicalDevices_;
   FaultPlan faultPlan_;
   ExecutionOptions executionOptions_;
+  DumpOptions dumpOptions_;
 };
 
 // The instance extensions crashtest implements (vkEnumerateInstanceExtensionProperties).

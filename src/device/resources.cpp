@@ -10,6 +10,8 @@
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "format/format_info.h"
+#include "memory/memory_accounting.h"
+#include "queue/object_names.h"
 
 namespace crashtest {
 
@@ -156,7 +158,21 @@ VkResult Buffer::Bind(const char* command, DeviceMemory* memory, VkDeviceSize of
                        command, static_cast<ull>(header.id), static_cast<ull>(memory->header.id));
   memory_ = memory;
   memoryOffset_ = offset;
+  memory_accounting::NoteBinding(*memory, dump::ResourceKind::Buffer, header.id,
+                                 reinterpret_cast<uint64_t>(ToHandle(this)), offset, size_);
   return VK_SUCCESS;
+}
+
+Buffer::~Buffer() {
+  if (memory_ != nullptr)
+    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(this)),
+                                     ObjectNameOf(device_, reinterpret_cast<uint64_t>(ToHandle(this))));
+}
+
+Image::~Image() {
+  if (memory_ != nullptr)
+    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(this)),
+                                     ObjectNameOf(device_, reinterpret_cast<uint64_t>(ToHandle(this))));
 }
 
 Image::Image(Device& device, const VkImageCreateInfo& info) : Object(VK_OBJECT_TYPE_IMAGE), device_(device), info_(info) {
@@ -212,6 +228,8 @@ VkResult Image::Bind(const char* command, DeviceMemory* memory, VkDeviceSize off
   if (result != VK_SUCCESS) return result;
   memory_ = memory;
   memoryOffset_ = offset;
+  memory_accounting::NoteBinding(*memory, dump::ResourceKind::Image, header.id,
+                                 reinterpret_cast<uint64_t>(ToHandle(this)), offset, MemoryRequirements().size);
   return VK_SUCCESS;
 }
 

@@ -25,6 +25,10 @@ CT_DEFINE_HANDLE(Image, VkImage, VK_OBJECT_TYPE_IMAGE);
 class Buffer : public Object {
  public:
   Buffer(Device& device, const VkBufferCreateInfo& info);
+  // A bound buffer joins the recently destroyed ranges crash dumps attribute addresses to.
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
   static VkResult Create(Device& device, const VkBufferCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkBuffer* out);
 
@@ -58,6 +62,9 @@ class Buffer : public Object {
 class Image : public Object {
  public:
   Image(Device& device, const VkImageCreateInfo& info);
+  ~Image();
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
   static VkResult Create(Device& device, const VkImageCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkImage* out);
 

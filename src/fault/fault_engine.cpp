@@ -6,7 +6,9 @@
 
 #include "common/log.h"
 #include "common/run_record.h"
+#include "fault/dump/dump_file.h"
 #include "fault/vendor_binary.h"
+#include "profile/dump_options.h"
 
 namespace crashtest {
 
@@ -33,6 +35,10 @@ FaultEngine::FaultEngine(Setup setup)
     : features_(setup.features),
       identity_(std::move(setup.identity)),
       onLost_(std::move(setup.onLost)),
+      describe_(std::move(setup.describe)),
+      dumpDirectory_(std::move(setup.dumpDirectory)),
+      dumpSizeLimit_(setup.dumpSizeLimit != 0 ? setup.dumpSizeLimit : kDefaultDumpSizeLimit),
+      deviceIndex_(setup.deviceIndex),
       reports_(setup.capacity),
       created_(std::chrono::steady_clock::now()) {
   uint32_t attention = 0;
@@ -286,6 +292,17 @@ CommandFaultOutcome FaultEngine::FireAtCommand(uint32_t fault, const std::string
         EnsureTimer();
         timerWake_.notify_all();
       }
+      // The watchdog loses the device on its own thread, which cannot see what this queue runs: note it now.
+      if (describe_ && planned.report.binary && !hangContent_) {
+        try {
+          auto content = std::make_unique<dump::Content>();
+          describe_({}, planned.id, *content);
+          hangContent_ = std::move(content);
+        } catch (const std::exception& e) {
+          CT_ERROR("fault '%s': the crash dump will not say what the queue was executing: %s", planned.id.c_str(),
+                   e.what());
+        }
+      }
       return CommandFaultOutcome::Hang;
     }
     Apply(planned, context, &lostNow);
@@ -385,7 +402,22 @@ void FaultEngine::RecordLoss(const PlannedFault& fault, std::vector<FaultReport>
   if (loss_) return;
   auto snapshot = std::make_unique<LossSnapshot>();
   snapshot->faultIds.assign(reports.size(), fault.id);
-  if (fault.report.binary) snapshot->vendorBinary = BuildVendorBinary(identity_, reports, snapshot->faultIds);
+  if (fault.report.binary) {
+    // A dump that cannot be described or written never changes what the application sees: the binary keeps what
+    // could be gathered, and the file is only logged.
+    dump::Content content;
+    try {
+      if (describe_) describe_(reports, fault.id, content);
+      if (content.submissions.empty() && hangContent_) {
+        content.submissions = std::move(hangContent_->submissions);
+        content.pipelines = std::move(hangContent_->pipelines);
+      }
+    } catch (const std::exception& e) {
+      CT_ERROR("fault '%s': the crash dump lacks some sections: %s", fault.id.c_str(), e.what());
+    }
+    snapshot->vendorBinary = BuildVendorBinary(identity_, reports, snapshot->faultIds, content, dumpSizeLimit_);
+    if (!dumpDirectory_.empty()) dump::WriteDumpFile(dumpDirectory_, deviceIndex_, snapshot->vendorBinary);
+  }
   snapshot->reports = reports;
   loss_ = std::move(snapshot);
   // The loss becomes visible everywhere in one critical section of the device's execution lock (queues, waiters,

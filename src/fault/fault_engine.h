@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "device/device_description.h"
+#include "fault/dump/dump_content.h"
 #include "fault/fault_plan.h"
 #include "fault/report_queue.h"
 
@@ -90,6 +91,17 @@ class FaultEngine {
     // Called once when the device is lost, with the engine's lock held: marks the device's queues and waiters
     // lost and, in the same critical section, calls `publish` (which makes the reports and lost() visible).
     std::function<void(const std::function<void()>& publish)> onLost;
+    // Fills the vendor binary's sections beyond the reports (the device, the submission the losing thread was
+    // executing, pipelines, resources, names, breadcrumbs); called with the engine's lock held, on the thread that
+    // loses the device, and on a queue's thread when a command hangs (what it was executing, for the watchdog's
+    // dump). `faultId` is the losing fault's plan id.
+    std::function<void(std::span<const FaultReport> reports, const std::string& faultId, dump::Content& content)>
+        describe;
+    // Where each loss's vendor binary is also written ("": nowhere; CRASHTEST_DUMP_DIR / options.dumpDirectory),
+    // the binary's size cap, and the device's index in the file name.
+    std::string dumpDirectory;
+    uint64_t dumpSizeLimit = 0;  // 0: the default
+    uint32_t deviceIndex = 0;
   };
 
   explicit FaultEngine(Setup setup);
@@ -181,11 +193,17 @@ class FaultEngine {
   FaultFeatures features_;
   FaultIdentity identity_;
   std::function<void(const std::function<void()>&)> onLost_;
+  std::function<void(std::span<const FaultReport>, const std::string&, dump::Content&)> describe_;
+  std::string dumpDirectory_;
+  uint64_t dumpSizeLimit_;
+  uint32_t deviceIndex_;
   FaultReportQueue reports_;
 
   std::mutex mutex_;
   std::vector<Armed> armed_;
   std::unique_ptr<LossSnapshot> loss_;  // set once, before kLost is published
+  // What the queue was executing when a command hung, for the dump the watchdog's loss writes on its own thread.
+  std::unique_ptr<dump::Content> hangContent_;
 
   // Timed faults and hang watchdogs.
   struct Deadline {

@@ -15,6 +15,7 @@
 #include "device/physical_device.h"
 #include "fault/fault_engine.h"
 #include "memory/memory_accounting.h"
+#include "queue/object_names.h"
 
 namespace crashtest {
 
@@ -99,6 +100,10 @@ VkResult DeviceMemory::Allocate(Device& device, const VkMemoryAllocateInfo& info
 
 void DeviceMemory::Free(DeviceMemory* memory, const VkAllocationCallbacks* allocator) {
   if (memory == nullptr) return;
+  // Remembered for crash dumps: a fault address in it is then a use after free, not an unknown address.
+  if (memory->registered_)
+    memory_accounting::NoteFreed(*memory,
+                                 ObjectNameOf(memory->device(), reinterpret_cast<uint64_t>(ToHandle(memory))));
   DeleteObject(ChooseAllocator(allocator, memory->device().allocator()), memory);
 }
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 #include "common/result.h"
 #include "device/device.h"
@@ -25,8 +28,23 @@ struct DeviceCounts {
   bool empty() const { return allocations == 0 && samplers == 0; }
 };
 
+struct Binding {
+  const DeviceMemory* memory;
+  dump::ResourceKind kind;
+  uint64_t id;
+  VkDeviceSize offset, size;
+};
+
+// A freed allocation or destroyed resource, kept for attribution (newest at the back).
+struct Freed {
+  uint64_t deviceId;
+  dump::Resource resource;
+};
+
 struct Registry {
   std::mutex mutex;
+  std::unordered_map<uint64_t, Binding> bindings;  // key: the VkBuffer / VkImage handle
+  std::deque<Freed> freed;
   std::map<VkDeviceAddress, DeviceMemory*> byAddress;  // key: start address
   std::map<const PhysicalDevice*, PhysicalDeviceUsage> usage;
   std::map<const Device*, DeviceCounts> devices;
@@ -134,6 +152,108 @@ void Unregister(const DeviceMemory& memory) {
   if (deviceIt != registry.devices.end()) {
     --deviceIt->second.allocations;
     if (deviceIt->second.empty()) registry.devices.erase(deviceIt);
+  }
+}
+
+namespace {
+
+void RememberFreed(Registry& registry, uint64_t deviceId, dump::Resource resource) {
+  resource.freed = true;
+  registry.freed.push_back({deviceId, std::move(resource)});
+  if (registry.freed.size() > kFreedHistory * 2) registry.freed.pop_front();
+}
+
+dump::Resource BindingResource(const Binding& b) {
+  dump::Resource r;
+  r.kind = b.kind;
+  r.id = b.id;
+  r.address = b.memory->address() + b.offset;
+  r.size = b.size;
+  r.memoryId = b.memory->header.id;
+  return r;
+}
+
+}  // namespace
+
+void NoteBinding(const DeviceMemory& memory, dump::ResourceKind kind, uint64_t id, uint64_t handle,
+                 VkDeviceSize offset, VkDeviceSize size) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  registry.bindings[handle] = Binding{&memory, kind, id, offset, size};
+}
+
+void ForgetBinding(uint64_t handle, std::string name) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  auto it = registry.bindings.find(handle);
+  if (it == registry.bindings.end()) return;
+  dump::Resource r = BindingResource(it->second);
+  r.name = std::move(name);
+  const uint64_t deviceId = it->second.memory->device().header.id;
+  registry.bindings.erase(it);
+  RememberFreed(registry, deviceId, std::move(r));
+}
+
+void NoteFreed(const DeviceMemory& memory, std::string name) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  const uint64_t deviceId = memory.device().header.id;
+  // What is still bound to the memory dies with it as far as the device is concerned: its addresses now belong
+  // to nothing. The bindings stay (the objects live on) but are remembered as freed ranges too.
+  for (auto& [handle, binding] : registry.bindings)
+    if (binding.memory == &memory) RememberFreed(registry, deviceId, BindingResource(binding));
+  dump::Resource r;
+  r.kind = dump::ResourceKind::Memory;
+  r.id = memory.header.id;
+  r.name = std::move(name);
+  r.address = memory.address();
+  r.size = memory.size();
+  r.heap = memory.heapIndex();
+  RememberFreed(registry, deviceId, std::move(r));
+  // Later reads of those bindings must not touch the freed DeviceMemory.
+  for (auto it = registry.bindings.begin(); it != registry.bindings.end();)
+    it = it->second.memory == &memory ? registry.bindings.erase(it) : std::next(it);
+}
+
+bool FindFreed(const Device& device, VkDeviceAddress address, VkDeviceAddress* base, VkDeviceSize* size) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  // Newest first: with replayed capture addresses, the most recent owner of an address is the one meant.
+  for (auto it = registry.freed.rbegin(); it != registry.freed.rend(); ++it) {
+    const dump::Resource& r = it->resource;
+    if (it->deviceId != device.header.id || address < r.address || address - r.address >= r.size) continue;
+    *base = r.address;
+    *size = r.size;
+    return true;
+  }
+  return false;
+}
+
+void DescribeResources(const Device& device, std::vector<dump::Resource>* out, std::vector<uint64_t>* liveHandles) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  for (const auto& [address, memory] : registry.byAddress) {
+    if (&memory->device() != &device) continue;
+    dump::Resource r;
+    r.kind = dump::ResourceKind::Memory;
+    r.id = memory->header.id;
+    r.address = address;
+    r.size = memory->size();
+    r.heap = memory->heapIndex();
+    out->push_back(r);
+    liveHandles->push_back(reinterpret_cast<uint64_t>(ToHandle(memory)));
+  }
+  for (const auto& [handle, binding] : registry.bindings) {
+    if (&binding.memory->device() != &device) continue;
+    out->push_back(BindingResource(binding));
+    liveHandles->push_back(handle);
+  }
+  size_t kept = 0;
+  for (auto it = registry.freed.rbegin(); it != registry.freed.rend() && kept < kFreedHistory; ++it) {
+    if (it->deviceId != device.header.id) continue;
+    out->push_back(it->resource);
+    liveHandles->push_back(0);
+    ++kept;
   }
 }
 

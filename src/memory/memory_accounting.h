@@ -11,6 +11,10 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fault/dump/dump_content.h"
 
 namespace crashtest {
 
@@ -38,6 +42,24 @@ DeviceMemory* FindByAddress(const Device& device, VkDeviceAddress address);
 // Bytes allocated from heap `heapIndex` by every device of `physicalDevice`.
 VkDeviceSize HeapUsage(const PhysicalDevice& physicalDevice, uint32_t heapIndex);
 uint32_t AllocationCount(const Device& device);
+
+// Crash-dump attribution: buffers and images bound to memory, and the most recently freed allocations and
+// destroyed resources (kFreedHistory of each per process, newest kept), so a fault address can be attributed
+// to its owner or reported as belonging to a destroyed one. Taken at vkBind*, vkDestroy*, vkFreeMemory: never on
+// a recording or submitting path.
+inline constexpr size_t kFreedHistory = 64;
+// vkBindBufferMemory / vkBindImageMemory: `handle` (a VkBuffer / VkImage) covers [offset, offset + size) of memory.
+void NoteBinding(const DeviceMemory& memory, dump::ResourceKind kind, uint64_t id, uint64_t handle,
+                 VkDeviceSize offset, VkDeviceSize size);
+// The buffer or image is destroyed: its binding joins the recently destroyed ones, named `name`.
+void ForgetBinding(uint64_t handle, std::string name);
+// vkFreeMemory, before Unregister: the allocation (and what is still bound to it) joins the recently freed ones.
+void NoteFreed(const DeviceMemory& memory, std::string name);
+// The recently freed allocation or destroyed buffer of `device` whose range contains `address`: false when none.
+bool FindFreed(const Device& device, VkDeviceAddress address, VkDeviceAddress* base, VkDeviceSize* size);
+// The live allocations, bindings and recently freed ones of `device`, names not filled in for live ones (the
+// caller knows where names live).
+void DescribeResources(const Device& device, std::vector<dump::Resource>* out, std::vector<uint64_t>* liveHandles);
 
 // maxSamplerAllocationCount: false (nothing reserved) when the device has that many samplers already.
 bool ReserveSampler(const Device& device, uint32_t limit);

@@ -222,6 +222,7 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
       } else {
         out.options = *it;
         ok &= ReadExecutionOptions(ctx, *it, out.execution);
+        ok &= ReadDumpOptions(ctx, *it, baseDirectory, out.dump);
       }
     } else if (it.key() == "$schema") {
       // Editors use it to validate against json/schema/config.schema.json.

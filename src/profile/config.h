@@ -9,6 +9,7 @@
 
 #include "device/device_description.h"
 #include "fault/fault_plan.h"
+#include "profile/dump_options.h"
 #include "profile/execution_options.h"
 #include "profile/diagnostics.h"
 
@@ -21,6 +22,7 @@ struct ConfigurationResult {
   FaultPlan plan;  // "faults", validated (src/fault/plan_reader.h)
   nlohmann::json options = nlohmann::json::object();  // raw "options"
   ExecutionOptions execution;  // "options" that govern shader execution
+  DumpOptions dump;            // "options" that govern crash dumps
   Diagnostics diagnostics;
 };
 

@@ -20,6 +20,7 @@
 #include "execution/scheduler.h"
 #include "fault/fault_engine.h"
 #include "memory/device_memory.h"
+#include "memory/memory_accounting.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/spirv_tables.h"
 #include "queue/device_execution.h"
@@ -42,7 +43,17 @@ class DeviceAddressMap final : public execution::AddressMap {
   bool Find(uint64_t address, execution::AddressRange* out, bool* freed) const override {
     *freed = false;
     const DeviceMemory* memory = FindMemoryByAddress(device_, address);
-    if (memory == nullptr || memory->data() == nullptr) return false;
+    if (memory == nullptr) {
+      // Not live, but inside an allocation freed (or a buffer destroyed) recently: a use after free.
+      VkDeviceAddress base = 0;
+      VkDeviceSize size = 0;
+      if (memory_accounting::FindFreed(device_, address, &base, &size)) {
+        *freed = true;
+        *out = {nullptr, base, size};
+      }
+      return false;
+    }
+    if (memory->data() == nullptr) return false;
     *out = {memory->data(), memory->address(), memory->size()};
     return true;
   }

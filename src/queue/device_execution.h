@@ -136,6 +136,7 @@ class DeviceExecution {
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 
   ObjectNames& names() { return names_; }
+  const ObjectNames& names() const { return names_; }
 
   // Set once the device is lost: a running dispatch looks at it between workgroups and in loops.
   const std::atomic<bool>* lostFlag() const { return &lost_; }

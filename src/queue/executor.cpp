@@ -81,10 +81,11 @@ void Executor::AdvanceSimulatedClock(CommandOp op) {
   }
 }
 
-void Executor::BeginSubmission(uint64_t serial, const std::vector<CommandFault>& faults) {
-  cursor_ = ExecutionCursor{serial, 0, CommandOp::Count};
-  nextFault_ = faults.data();
-  lastFault_ = faults.data() + faults.size();
+void Executor::BeginSubmission(const Submission& submission) {
+  submission_ = &submission;
+  cursor_ = ExecutionCursor{submission.serial, 0, CommandOp::Count};
+  nextFault_ = submission.commandFaults.data();
+  lastFault_ = submission.commandFaults.data() + submission.commandFaults.size();
   faultPoint_ = 0;
 }
 
@@ -113,7 +114,24 @@ bool Executor::ReachFaultPoint(CommandOp op) {
   return true;
 }
 
+namespace {
+thread_local const Executor* tExecutorOnThisThread = nullptr;
+}  // namespace
+
+const Executor* Executor::OnThisThread() { return tExecutorOnThisThread; }
+
+const Device& Executor::device() const { return queue_.device(); }
+
 bool Executor::Execute(const CommandChunk* stream, const HeldStream* secondaries) {
+  // A loss raised while this thread runs the stream (a command fault, a shader fault) describes where it was.
+  struct OnThisThreadScope {
+    const Executor* previous = tExecutorOnThisThread;
+    explicit OnThisThreadScope(const Executor* executor) { tExecutorOnThisThread = executor; }
+    ~OnThisThreadScope() { tExecutorOnThisThread = previous; }
+  } scope(this);
+  currentStream_ = stream;
+  currentSecondaries_ = secondaries;
+  primaryFirstCommand_ = cursor_.command;
   // Dynamic state and render-pass instances do not carry over between primary command buffers (Vulkan 1.3,
   // 6.1: "each primary command buffer ... state is undefined" at its start).
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -234,6 +252,19 @@ bool Executor::Run(CommandOp op, const void* record) {
         if (!RunStream((nextSecondary_++)->stream)) return false;
       return true;
     }
+    case CommandOp::WriteBufferMarkerAMD:
+    case CommandOp::WriteBufferMarker2AMD: {
+      // "the marker value is written ... when all prior commands have completed executing the specified pipeline
+      // stage" (vkCmdWriteBufferMarkerAMD): commands run in order on one thread, so that is now.
+      const auto* r = static_cast<const record::BufferMarker*>(record);
+      if (r->dst->data() != nullptr && r->offset <= r->dst->size() && r->dst->size() - r->offset >= 4)
+        std::memcpy(r->dst->data() + r->offset, &r->marker, sizeof(r->marker));
+      queue_.breadcrumbs().Marker(r->dst->header.id, r->offset, r->marker, r->stage);
+      return true;
+    }
+    case CommandOp::SetCheckpointNV:
+      queue_.breadcrumbs().Checkpoint(static_cast<const record::Checkpoint*>(record)->marker);
+      return true;
     default:
       // State, binds, barriers, push constants and labels change nothing a CPU-executed transfer depends on;
       // they stay in the stream for fault reports and dumps.

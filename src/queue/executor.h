@@ -9,12 +9,15 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "command/command_arena.h"
 #include "command/command_records.h"
 #include "device/device_description.h"
+#include "fault/dump/dump_content.h"
+#include "fault/report_queue.h"
 #include "queue/compute_dispatch.h"
 #include "queue/dispatch_history.h"
 #include "queue/pipeline_counters.h"
@@ -23,6 +26,7 @@
 namespace crashtest {
 
 class CommandBuffer;
+class Device;
 class DeviceExecution;
 class Queue;
 
@@ -37,14 +41,22 @@ class Executor {
  public:
   explicit Executor(Queue& queue);
 
-  // `faults`: the submission's command faults (queue/command_fault_scan.h), fired when their command is reached;
-  // they must outlive the submission's execution.
-  void BeginSubmission(uint64_t serial, const std::vector<CommandFault>& faults);
+  // The submission about to run; it (with its command faults, queue/command_fault_scan.h, fired when their
+  // command is reached) must outlive its execution.
+  void BeginSubmission(const Submission& submission);
   // Runs a primary command buffer's stream as submitted, and `secondaries`, the streams of the secondaries it
   // executes in execution order (SubmittedCommandBuffer). False when the device is lost or being destroyed: the
   // rest is abandoned. The streams are held by the submission (CommandBuffer::Hold) while this reads them.
   bool Execute(const CommandChunk* stream, const HeldStream* secondaries);
   const ExecutionCursor& cursor() const { return cursor_; }
+  // The executor running a stream on this thread (inside Execute), for crash dumps; nullptr elsewhere.
+  static const Executor* OnThisThread();
+  const Device& device() const;
+  // For a crash dump raised on this executor's thread: the submission being executed (every command buffer's
+  // commands, the executing one, the label stack there) and the pipelines bound at that command, with the
+  // faulting instruction when `faultId` is a shader fault (queue/executor_dump.cpp). Walks the held streams once;
+  // nothing is recorded per command while executing.
+  void Describe(std::span<const FaultReport> reports, const std::string& faultId, dump::Content& content) const;
   // How long each pipeline's dispatches took on this queue (for the inline decision, queue/inline_submit.h).
   const DispatchHistory& dispatchHistory() const { return dispatchHistory_; }
   // Nanoseconds of the monotonic clock as the queue family's timestamps: ticks of timestampPeriod, masked to
@@ -99,6 +111,12 @@ class Executor {
   void AdvanceSimulatedClock(CommandOp op);
   uint64_t timestampMask_;
   ExecutionCursor cursor_;
+  const Submission* submission_ = nullptr;
+  // The primary stream being executed, its secondaries, and the submission's command number of its first command
+  // (for Describe).
+  const CommandChunk* currentStream_ = nullptr;
+  const HeldStream* currentSecondaries_ = nullptr;
+  uint32_t primaryFirstCommand_ = 0;
   // The submission's command faults not fired yet ([nextFault_, lastFault_)), and the fault points seen so far.
   const CommandFault* nextFault_ = nullptr;
   const CommandFault* lastFault_ = nullptr;

@@ -8,8 +8,13 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include "fault/dump/dump_content.h"
 
 namespace crashtest {
+
+class Device;
 
 class ObjectNames {
  public:
@@ -18,6 +23,8 @@ class ObjectNames {
   void Set(VkObjectType type, uint64_t handle, const char* name);
   // The name, or "" when none.
   std::string Get(uint64_t handle) const;
+  // Every name, ordered by handle (for crash dumps).
+  std::vector<dump::ObjectName> List() const;
 
  private:
   struct Entry {
@@ -27,5 +34,8 @@ class ObjectNames {
   mutable std::mutex mutex_;
   std::unordered_map<uint64_t, Entry> names_;
 };
+
+// The name of `handle` on `device` ("" when none, or while the device has no queues yet).
+std::string ObjectNameOf(const Device& device, uint64_t handle);
 
 }  // namespace crashtest

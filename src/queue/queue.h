@@ -11,6 +11,7 @@
 
 #include "common/handle.h"
 #include "common/object.h"
+#include "queue/queue_breadcrumbs.h"
 #include "queue/submission.h"
 
 namespace crashtest {
@@ -47,6 +48,9 @@ class Queue : public DispatchableObject {
   void EndLabel();
   void InsertLabel(const char* name);
   std::vector<std::string> labels() const;
+  // The last buffer marker written and checkpoint reached (VK_AMD_buffer_marker, VK_NV_device_diagnostic_checkpoints).
+  QueueBreadcrumbs& breadcrumbs() { return breadcrumbs_; }
+  const QueueBreadcrumbs& breadcrumbs() const { return breadcrumbs_; }
 
  private:
   Device& device_;
@@ -55,6 +59,7 @@ class Queue : public DispatchableObject {
   VkDeviceQueueCreateFlags flags_;
   float priority_;
   std::shared_ptr<DeviceExecution> execution_;
+  QueueBreadcrumbs breadcrumbs_;  // before worker_: the worker writes it until it is joined
   std::unique_ptr<QueueWorker> worker_;
   std::unique_ptr<CommandFaultScanner> commandFaults_;  // created at the first submit that needs it
   mutable std::mutex labelMutex_;

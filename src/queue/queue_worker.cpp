@@ -133,7 +133,7 @@ void QueueWorker::Run() {
 }
 
 void QueueWorker::Process(Submission& submission) {
-  executor_.BeginSubmission(submission.serial, submission.commandFaults);
+  executor_.BeginSubmission(submission);
   DeviceExecution& execution = queue_.execution();
   if (submission.hangFault != 0 && !execution.lost()) {
     // A planned hang: the queue makes no progress until the watchdog loses the device (or the device is

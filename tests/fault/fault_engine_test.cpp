@@ -11,6 +11,7 @@
 
 #include "fault/fault_engine.h"
 #include "fault/vendor_binary.h"
+#include "fault/dump/dump_sections.h"
 #include "fault_test_util.h"
 
 namespace crashtest {
@@ -417,14 +418,15 @@ TEST(FaultEngine, VendorBinaryHeaderNamesAndFaultsSection) {
   const size_t container = 72;  // 68 rounded up to 8
   EXPECT_EQ(std::memcmp(b.data() + container, kDumpMagic, 8), 0);
   EXPECT_EQ(u32(container + 8), kDumpVersion);
-  EXPECT_EQ(u32(container + 12), 1u);  // sections
+  // The faults, then the submissions, pipelines, resources, breadcrumbs and names (empty lists without a device).
+  EXPECT_EQ(u32(container + 12), 6u);
   const size_t section = container + 16;
-  EXPECT_EQ(u32(section), kSectionFaults);
-  EXPECT_EQ(u32(section + 4), kSectionFaultsVersion);
-  EXPECT_EQ(u64(section + 8), 8u + kFaultRecordSize);
+  EXPECT_EQ(u32(section), dump::kSectionFaults);
+  EXPECT_EQ(u32(section + 4), dump::kSectionVersion);
+  EXPECT_EQ(u64(section + 8), 8u + dump::kFaultRecordSize);
   const size_t payload = section + 16;
   EXPECT_EQ(u32(payload), 1u);
-  EXPECT_EQ(u32(payload + 4), kFaultRecordSize);
+  EXPECT_EQ(u32(payload + 4), dump::kFaultRecordSize);
   const size_t record = payload + 8;
   EXPECT_EQ(u32(record), static_cast<uint32_t>(VK_DEVICE_FAULT_FLAG_MEMORY_ADDRESS_BIT_KHR |
                                                VK_DEVICE_FAULT_FLAG_DEVICE_LOST_BIT_KHR));
@@ -432,9 +434,9 @@ TEST(FaultEngine, VendorBinaryHeaderNamesAndFaultsSection) {
   EXPECT_EQ(u64(record + 16), 0xdead0000u);
   EXPECT_EQ(u64(record + 24), 256u);
   EXPECT_STREQ(reinterpret_cast<const char*>(b.data() + record + 72), "pf");
-  EXPECT_STREQ(reinterpret_cast<const char*>(b.data() + record + 72 + kFaultIdSize), "boom");
+  EXPECT_STREQ(reinterpret_cast<const char*>(b.data() + record + 72 + dump::kFaultIdSize), "boom");
   EXPECT_EQ(b.size() % 8, 0u);
-  EXPECT_EQ(b.size(), record + kFaultRecordSize);
+  EXPECT_EQ(u32(record + dump::kFaultRecordSize), dump::kSectionSubmissions);
 }
 
 TEST(FaultEngine, NoBinaryWhenTheFaultAsksForNone) {

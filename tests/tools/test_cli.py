@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the `crashtest` command: exit codes, messages and output of help, devices and check.
+"""End-to-end tests of the `crashtest` command: exit codes, messages and output of help, devices, check and decode
+(bad inputs; decoding real dumps is tested with examples/crash_handler and tests/fault).
 
 Usage: test_cli.py CRASHTEST_EXE SHARED_DATA_DIR TOOLS_DATA_DIR
 """
@@ -46,7 +47,7 @@ class Help(unittest.TestCase):
 
     def test_unimplemented_subcommands_are_not_advertised(self):
         out = run("--help").stdout
-        for name in ("decode", "demo"):
+        for name in ("demo",):
             self.assertNotIn("\n  " + name + " ", out)
 
     def test_subcommand_help(self):
@@ -509,6 +510,50 @@ class Run(unittest.TestCase):
             self.assertEqual([x["id"] for x in json.loads(r.stdout)["faults"]], ["a", "b"])
         finally:
             os.unlink(f.name)
+
+
+class Decode(unittest.TestCase):
+    def setUp(self):
+        import tempfile
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def test_is_listed_with_its_help(self):
+        self.assertIn("\n  decode ", run("--help").stdout)
+        r = run("help", "decode")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--json", r.stdout)
+        self.assertIn("FILE", r.stdout)
+
+    def test_usage_errors(self):
+        self.assertEqual(run("decode").returncode, 2)
+        self.assertEqual(run("decode", "a", "b").returncode, 2)
+
+    def test_missing_empty_foreign_and_corrupt_files_exit_1_with_a_message(self):
+        import struct
+        cases = {
+            "missing": (os.path.join(self.tmp.name, "missing.bin"), "cannot open"),
+            "folder": (self.tmp.name, "not a regular file"),
+            "empty": (self.write("empty.bin", b""), "fewer than the 56-byte"),
+            "text": (self.write("text.bin", b"hello world" * 10), "not a Vulkan vendor binary"),
+            "foreign": (self.write("foreign.bin", struct.pack("<II", 56, 1) + bytes(200)), "another driver"),
+            "no sections": (self.write("cut.bin", struct.pack("<II", 56, 1) + bytes(48) + b"CTDUMP\0\0" +
+                                       struct.pack("<II", 1, 3)), "section 1 of 3"),
+        }
+        for what, (path, message) in cases.items():
+            for args in (["decode", path], ["decode", "--json", path]):
+                r = run(*args)
+                self.assertEqual(r.returncode, 1, (what, args, r.stderr))
+                self.assertIn(message, r.stderr, what)
+                self.assertEqual(r.stdout, "", what)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,331 @@
+// Crash dumps through the real loader: a scripted fault inside a known command stream (labels, a named pipeline,
+// a named buffer) gives a vendor binary — the same bytes from vkGetDeviceFaultDebugInfoKHR and in the file
+// CRASHTEST_DUMP_DIR / options.dumpDirectory receives — whose decode names the executing command, the label path,
+// the pipeline with its statistics and the resource owning the fault address; one file per loss; an unwritable
+// folder changes nothing the application sees.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <crashtest/crashtest.h>
+#include <crashtest/vulkan_compat.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "fault/dump/dump_reader.h"
+#include "fault/dump/dump_report.h"
+#include "fault_loader_fixture.h"
+
+namespace {
+
+using namespace crashtest::test;
+namespace fs = std::filesystem;
+namespace dump = crashtest::dump;
+
+std::vector<uint32_t> ReadSpirv(const std::string& name) {
+  std::ifstream in(std::string(CRASHTEST_FAULT_SHADER_DIR) + "/" + name, std::ios::binary | std::ios::ate);
+  std::vector<uint32_t> words(in ? static_cast<size_t>(in.tellg()) / 4 : 0);
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(words.size() * 4));
+  EXPECT_FALSE(words.empty()) << name;
+  return words;
+}
+
+std::vector<std::byte> ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+class DumpLoaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char name[] = "/tmp/crashtest-dump-loader-XXXXXX";
+    ASSERT_NE(mkdtemp(name), nullptr);
+    root_ = name;
+    unsetenv("CRASHTEST_DUMP_DIR");
+  }
+  void TearDown() override {
+    Close();
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+    unsetenv("CRASHTEST_DUMP_DIR");
+  }
+
+  // An instance whose configuration has `options`, and a device with VK_KHR_device_fault (vendor binary on),
+  // buffer device addresses, one named 64-byte buffer "Scene" and a compute pipeline named "Blur".
+  void Open(const std::string& options) {
+    config_.reset();
+    config_ = std::make_unique<TempConfig>(R"({"devices": ["builtin:default"], "options": )" + options + "}");
+    instance_ = MakeInstance(nullptr, {VK_EXT_DEBUG_UTILS_EXTENSION_NAME});
+    ASSERT_NE(instance_, VK_NULL_HANDLE);
+    uint32_t count = 1;
+    VkPhysicalDevice gpu = VK_NULL_HANDLE;
+    ASSERT_GE(vkEnumeratePhysicalDevices(instance_, &count, &gpu), VK_SUCCESS);
+    VkPhysicalDeviceFaultFeaturesKHR fault{};
+    fault.deviceFault = VK_TRUE;
+    fault.deviceFaultVendorBinary = VK_TRUE;
+    address_.bufferDeviceAddress = VK_TRUE;
+    device_ = std::make_unique<TestDevice>(gpu, &fault, std::vector<const char*>{VK_KHR_DEVICE_FAULT_EXTENSION_NAME},
+                                           &address_);
+    ASSERT_NE(device_->device, VK_NULL_HANDLE);
+    VkDevice device = device_->device;
+    setName_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+        vkGetInstanceProcAddr(instance_, "vkSetDebugUtilsObjectNameEXT"));
+    beginLabel_ = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(
+        vkGetInstanceProcAddr(instance_, "vkCmdBeginDebugUtilsLabelEXT"));
+    endLabel_ = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(
+        vkGetInstanceProcAddr(instance_, "vkCmdEndDebugUtilsLabelEXT"));
+    inject_ = reinterpret_cast<PFN_crashtestInjectFault>(vkGetDeviceProcAddr(device, CRASHTEST_INJECT_FAULT_NAME));
+    debugInfo_ = reinterpret_cast<PFN_vkGetDeviceFaultDebugInfoKHR>(
+        vkGetDeviceProcAddr(device, "vkGetDeviceFaultDebugInfoKHR"));
+    ASSERT_TRUE(setName_ && beginLabel_ && endLabel_ && inject_ && debugInfo_);
+
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    ASSERT_EQ(vkCreateCommandPool(device, &poolInfo, nullptr, &pool_), VK_SUCCESS);
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    ASSERT_EQ(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_), VK_SUCCESS);
+    std::vector<uint32_t> words = ReadSpirv("fault_point.comp.spv");
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = words.size() * 4;
+    moduleInfo.pCode = words.data();
+    ASSERT_EQ(vkCreateShaderModule(device, &moduleInfo, nullptr, &module_), VK_SUCCESS);
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module_;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    ASSERT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_), VK_SUCCESS);
+    Name(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), "Blur");
+
+    VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bufferInfo.size = 64;
+    bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    ASSERT_EQ(vkCreateBuffer(device, &bufferInfo, nullptr, &buffer_), VK_SUCCESS);
+    VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags};
+    allocate.allocationSize = 4096;
+    allocate.memoryTypeIndex = device_->HostVisibleType();
+    ASSERT_EQ(vkAllocateMemory(device, &allocate, nullptr, &memory_), VK_SUCCESS);
+    ASSERT_EQ(vkBindBufferMemory(device, buffer_, memory_, 256), VK_SUCCESS);
+    Name(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer_), "Scene");
+    VkBufferDeviceAddressInfo addressInfo{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+    addressInfo.buffer = buffer_;
+    bufferAddress_ = vkGetBufferDeviceAddress(device, &addressInfo);
+    ASSERT_NE(bufferAddress_, 0u);
+  }
+
+  void Close() {
+    if (device_) {
+      VkDevice device = device_->device;
+      vkDestroyPipeline(device, pipeline_, nullptr);
+      vkDestroyShaderModule(device, module_, nullptr);
+      vkDestroyPipelineLayout(device, layout_, nullptr);
+      vkDestroyBuffer(device, buffer_, nullptr);
+      vkFreeMemory(device, memory_, nullptr);
+      vkDestroyCommandPool(device, pool_, nullptr);
+      device_.reset();
+    }
+    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+    instance_ = VK_NULL_HANDLE;
+    config_.reset();
+  }
+
+  void Name(VkObjectType type, uint64_t handle, const char* name) {
+    VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    info.objectType = type;
+    info.objectHandle = handle;
+    info.pObjectName = name;
+    EXPECT_EQ(setName_(device_->device, &info), VK_SUCCESS);
+  }
+  void Label(VkCommandBuffer cb, const char* name) {
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = name;
+    beginLabel_(cb, &label);
+  }
+
+  // Records the known stream: 0 label "Frame 12", 1 fill, 2 label "Shadows", 3 bind "Blur", 4 dispatch,
+  // 5 dispatch, 6 fill, 7 end label, 8 end label; arms a fault at the second dispatch of "Blur" (command 5),
+  // reporting a write to `address`; submits and waits. Returns the wait's result.
+  VkResult CrashInKnownStream(uint64_t address) {
+    char fault[256];
+    std::snprintf(fault, sizeof fault,
+                  R"({"id": "blur-crash", "when": {"dispatch": 2, "pipeline": "Blur"}, "effect": "device-lost",)"
+                  R"( "report": {"address": {"type": "write-invalid", "address": "0x%)" PRIx64 R"("}}})",
+                  address);
+    EXPECT_EQ(inject_(device_->device, fault), VK_SUCCESS);
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool_;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    EXPECT_EQ(vkAllocateCommandBuffers(device_->device, &info, &cb), VK_SUCCESS);
+    Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cb), "Frame");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    EXPECT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+    Label(cb, "Frame 12");
+    vkCmdFillBuffer(cb, buffer_, 0, 4, 1);
+    Label(cb, "Shadows");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdDispatch(cb, 1, 1, 1);
+    vkCmdDispatch(cb, 2, 1, 1);
+    vkCmdFillBuffer(cb, buffer_, 4, 4, 2);
+    endLabel_(cb);
+    endLabel_(cb);
+    EXPECT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+    VkFence fence = device_->Fence();
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    EXPECT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, fence), VK_SUCCESS);
+    const VkResult result = vkWaitForFences(device_->device, 1, &fence, VK_TRUE, UINT64_MAX);
+    vkDestroyFence(device_->device, fence, nullptr);
+    return result;
+  }
+
+  std::vector<std::byte> VendorBinary() {
+    VkDeviceFaultDebugInfoKHR debug{VK_STRUCTURE_TYPE_DEVICE_FAULT_DEBUG_INFO_KHR};
+    EXPECT_EQ(debugInfo_(device_->device, &debug), VK_SUCCESS);
+    std::vector<std::byte> bytes(debug.vendorBinarySize);
+    debug.pVendorBinaryData = bytes.data();
+    EXPECT_EQ(debugInfo_(device_->device, &debug), VK_SUCCESS);
+    return bytes;
+  }
+
+  std::vector<fs::path> Dumps(const fs::path& dir) const {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) out.push_back(entry.path());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  fs::path root_;
+  std::unique_ptr<TempConfig> config_;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  std::unique_ptr<TestDevice> device_;
+  VkPhysicalDeviceBufferDeviceAddressFeatures address_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  PFN_vkSetDebugUtilsObjectNameEXT setName_ = nullptr;
+  PFN_vkCmdBeginDebugUtilsLabelEXT beginLabel_ = nullptr;
+  PFN_vkCmdEndDebugUtilsLabelEXT endLabel_ = nullptr;
+  PFN_crashtestInjectFault inject_ = nullptr;
+  PFN_vkGetDeviceFaultDebugInfoKHR debugInfo_ = nullptr;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  uint64_t bufferAddress_ = 0;
+};
+
+TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
+  const fs::path dir = root_ / "from-config";
+  Open(R"({"dumpDirectory": ")" + dir.string() + R"("})");
+  ASSERT_EQ(CrashInKnownStream(bufferAddress_ + 8), VK_ERROR_DEVICE_LOST);
+  const std::vector<std::byte> bytes = VendorBinary();
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(VendorBinary(), bytes) << "the same bytes on every call";
+  const std::vector<fs::path> files = Dumps(dir);
+  ASSERT_EQ(files.size(), 1u) << "options.dumpDirectory receives one file per loss";
+  EXPECT_EQ(ReadFile(files[0]), bytes) << "the file holds exactly the vendor binary";
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(bytes, &d, &error)) << error;
+  ASSERT_EQ(d.faults.size(), 1u);
+  EXPECT_EQ(d.faults[0].faultId, "blur-crash");
+  ASSERT_TRUE(d.content.hasDevice);
+  EXPECT_NE(d.content.device.deviceName.find("crashtest"), std::string::npos) << d.content.device.deviceName;
+  EXPECT_EQ(d.content.device.profile.rfind("builtin:default", 0), 0u) << d.content.device.profile;
+  ASSERT_EQ(d.content.submissions.size(), 1u);
+  const dump::Submission& s = d.content.submissions[0];
+  EXPECT_EQ(s.executing, 5u);
+  EXPECT_EQ(s.executingName, "vkCmdDispatch");
+  EXPECT_EQ(s.labels, (std::vector<std::string>{"Frame 12", "Shadows"}));
+  ASSERT_EQ(s.commandBuffers.size(), 1u);
+  EXPECT_EQ(s.commandBuffers[0].name, "Frame");
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 9u);
+  EXPECT_EQ(s.commandBuffers[0].commands[4].state, dump::CommandState::Completed);
+  EXPECT_EQ(s.commandBuffers[0].commands[5].state, dump::CommandState::Executing);
+  EXPECT_EQ(s.commandBuffers[0].commands[6].state, dump::CommandState::NotRun);
+  ASSERT_EQ(d.content.pipelines.size(), 1u);
+  EXPECT_EQ(d.content.pipelines[0].name, "Blur");
+  ASSERT_EQ(d.content.pipelines[0].stages.size(), 1u);
+  EXPECT_NE(d.content.pipelines[0].stages[0].hash, 0u);
+  EXPECT_FALSE(d.content.pipelines[0].stages[0].statistics.empty());
+  EXPECT_FALSE(d.content.pipelines[0].hasFault) << "a planned fault is not a shader's";
+  const dump::Resource* owner = dump::AttributeAddress(d.content, bufferAddress_ + 8);
+  ASSERT_NE(owner, nullptr);
+  EXPECT_EQ(owner->kind, dump::ResourceKind::Buffer);
+  EXPECT_EQ(owner->name, "Scene");
+  EXPECT_FALSE(owner->freed);
+
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("executing command 5 (vkCmdDispatch, pipeline "), std::string::npos) << text;
+  EXPECT_NE(text.find("\"Blur\", 2 x 1 x 1 workgroups) of command buffer "), std::string::npos) << text;
+  EXPECT_NE(text.find("inside labels Frame 12 > Shadows, when the device was lost"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"Scene\""), std::string::npos) << text;
+}
+
+TEST_F(DumpLoaderTest, EnvironmentFolderGetsOneFilePerLoss) {
+  const fs::path dir = root_ / "env" / "nested";
+  setenv("CRASHTEST_DUMP_DIR", dir.c_str(), 1);
+  Open(R"({"dumpDirectory": "/nonexistent-overridden-by-the-environment"})");
+  ASSERT_EQ(CrashInKnownStream(0x7f00), VK_ERROR_DEVICE_LOST);
+  Close();
+  Open("{}");
+  ASSERT_EQ(CrashInKnownStream(0x7f00), VK_ERROR_DEVICE_LOST);
+  const std::vector<fs::path> files = Dumps(dir);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_NE(files[0], files[1]);
+  for (const fs::path& file : files) {
+    dump::Decoded d;
+    std::string error;
+    EXPECT_TRUE(dump::DecodeVendorBinary(ReadFile(file), &d, &error)) << file << ": " << error;
+    EXPECT_EQ(dump::AttributeAddress(d.content, 0x7f00), nullptr);
+  }
+}
+
+TEST_F(DumpLoaderTest, UnwritableFolderIsHarmless) {
+  const fs::path file = root_ / "a-file";
+  std::ofstream(file) << "x";
+  Open(R"({"dumpDirectory": ")" + (file / "dumps").string() + R"("})");
+  ASSERT_EQ(CrashInKnownStream(bufferAddress_), VK_ERROR_DEVICE_LOST);
+  const std::vector<std::byte> bytes = VendorBinary();
+  dump::Decoded d;
+  std::string error;
+  EXPECT_TRUE(dump::DecodeVendorBinary(bytes, &d, &error)) << error;
+}
+
+TEST_F(DumpLoaderTest, BadDumpOptionsFailTheInstance) {
+  // The driver fails vkCreateInstance (the loader, left with no driver, may answer INCOMPATIBLE_DRIVER) and says
+  // which option is wrong.
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"options": {"dumpDirectory": 3}})", "options.dumpDirectory: expected the path of a folder"},
+      {R"({"options": {"dumpSizeLimit": 100}})", "options.dumpSizeLimit: expected a number of bytes from 4096"},
+  };
+  for (const auto& [json, message] : cases) {
+    config_.reset();  // before the next one: its destructor unsets CRASHTEST_CONFIG
+    config_ = std::make_unique<TempConfig>(json);
+    VkResult result = VK_SUCCESS;
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(MakeInstance(&result), VK_NULL_HANDLE) << json;
+    const std::string log = testing::internal::GetCapturedStderr();
+    EXPECT_NE(result, VK_SUCCESS);
+    EXPECT_NE(log.find(message), std::string::npos) << log;
+  }
+}
+
+}  // namespace
