@@ -24,9 +24,10 @@ bool ReadCount(const ReadContext& ctx, const nlohmann::json& value, const std::s
 bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options, ExecutionOptions& out) {
   bool ok = true;
   // An option the driver does not know would silently do nothing (a typo in a CI configuration goes unnoticed
-  // for months): every key must be one of docs/configuration.md's options.
-  static constexpr std::string_view kKnown[] = {"computeThreads", "shaderFaults", "shaderInstructionBudget",
-                                                "shaderTimeoutMs"};
+  // for months): every key must be one of docs/configuration.md's options — those read here and the dump options
+  // (dump_options.cpp).
+  static constexpr std::string_view kKnown[] = {"computeThreads",  "dumpDirectory", "dumpSizeLimit", "shaderFaults",
+                                                "shaderInstructionBudget", "shaderTimeoutMs"};
   for (auto it = options.begin(); it != options.end(); ++it) {
     if (std::find(std::begin(kKnown), std::end(kKnown), it.key()) != std::end(kKnown)) continue;
     std::string_view best = ClosestName(it.key(), [](const auto& visit) {

@@ -213,7 +213,7 @@ BAD_CONFIGS = {
         ": options: expected an object, got an array",
     "bad-unknown-option.json": lambda: configs("bad-unknown-option.json") +
         ": options.computeThread: unknown option (did you mean \"computeThreads\"?); the options are computeThreads, "
-        "shaderFaults, shaderInstructionBudget, shaderTimeoutMs",
+        "dumpDirectory, dumpSizeLimit, shaderFaults, shaderInstructionBudget, shaderTimeoutMs",
     "bad-device-entry.json": lambda: configs("bad-device-entry.json") +
         ": devices[0].profil: unknown member (expected \"profile\" and optionally \"name\")",
     "bad-unknown-top-level.json": lambda: configs("bad-unknown-top-level.json") +
