@@ -34,10 +34,20 @@ constexpr OptionSpec kOptions[] = {
     {"ir", "", "also print the annotated crashtest IR (text output)"},
     {"compare", "", "compare two shaders: BEFORE.spv AFTER.spv, print the deltas"},
     {"fail-on", "LIST", "with --compare: statistics whose regression fails (keys, 'all' or 'none')"},
+    {"dialect", "NAME", "statistic names: crashtest, radv, nvidia or anv (default: the device's)"},
 };
 
-// Keep in step with the help text and docs/statistics.md.
-constexpr const char* kDefaultFailOn = "spills,fills,scratchSize,registers,subgroupsPerCore";
+// Spills, scratch, registers and occupancy in each dialect's words. Keep in step with the help text and
+// docs/statistics.md.
+const char* DefaultFailOn(StatisticDialect dialect) {
+  switch (dialect) {
+    case StatisticDialect::Crashtest: return "spills,fills,scratchSize,registers,subgroupsPerCore";
+    case StatisticDialect::Radv: return "spilledSgprs,spilledVgprs,scratchSize,vgprs,subgroupsPerSimd";
+    case StatisticDialect::Nvidia: return "registerCount,localMemorySize";
+    case StatisticDialect::Anv: return "spillCount,fillCount,scratchMemorySize";
+  }
+  return "";
+}
 
 struct Analysed {
   std::string file;
@@ -49,6 +59,7 @@ struct Analysed {
 struct Context {
   DeviceDescription device;
   std::string deviceReference;
+  StatisticDialect dialect = StatisticDialect::Crashtest;  // --dialect, else the device model's
 };
 
 std::string Hex(uint64_t value) {
@@ -105,6 +116,7 @@ bool Analyse(const std::string& path, const ParsedArgs& args, const Context& con
   out.file = path;
   out.entry = entry->name;
   out.stats = statistics::ComputeStatistics(compiled, context.device.machine, stage);
+  out.stats.dialect = context.dialect;
   if (wantIr) out.irListing = statistics::AnnotatedIrListing(compiled, context.device.machine, out.stats);
   return true;
 }
@@ -130,6 +142,7 @@ nlohmann::json ToJson(const Analysed& a, const Context& context) {
   return {{"file", a.file},
           {"device", DeviceName(context)},
           {"deviceSource", context.device.source},
+          {"dialect", StatisticDialectName(context.dialect)},
           {"stage", statistics::StageName(a.stats.stage)},
           {"entryPoint", a.entry},
           {"subgroupSize", a.stats.subgroupSize},
@@ -140,40 +153,43 @@ nlohmann::json ToJson(const Analysed& a, const Context& context) {
 void PrintText(const Analysed& a, const Context& context) {
   std::cout << a.file << ": " << statistics::StageName(a.stats.stage) << " shader \"" << a.entry << "\" on "
             << DeviceName(context) << " (" << context.device.source << "), subgroup size " << a.stats.subgroupSize
-            << '\n';
+            << ", " << StatisticDialectName(context.dialect) << " statistics\n";
   for (const StatisticValue& v : statistics::ListStatistics(a.stats)) {
     std::string name(v.descriptor->name);
     name.resize(std::max<size_t>(name.size() + 2, 34), ' ');
     std::cout << "  " << name << FormatValue(v);
-    if (v.descriptor->key == "subgroupsPerCore")
-      std::cout << " (limited by " << statistics::OccupancyLimitName(a.stats.occupancyLimit) << ")";
-    if (v.descriptor->key == "registers") std::cout << " of " << a.stats.registerBudget;
+    if (context.dialect == StatisticDialect::Crashtest) {
+      if (v.descriptor->key == "subgroupsPerCore")
+        std::cout << " (limited by " << statistics::OccupancyLimitName(a.stats.occupancyLimit) << ")";
+      if (v.descriptor->key == "registers") std::cout << " of " << a.stats.registerBudget;
+    }
     std::cout << '\n';
   }
   if (!a.irListing.empty()) std::cout << '\n' << a.irListing;
 }
 
 // Which statistics gate a comparison; false (with a usage message printed) for an unknown key.
-bool ParseFailOn(const std::string& list, std::vector<const StatisticDescriptor*>& gated) {
+bool ParseFailOn(const std::string& list, StatisticDialect dialect, std::vector<const StatisticDescriptor*>& gated) {
   if (list == "none") return true;
   if (list == "all") {
-    for (const StatisticDescriptor& d : statistics::AllStatistics())
+    for (const StatisticDescriptor& d : statistics::AllStatistics(dialect))
       if (d.better != Better::Neither) gated.push_back(&d);
     return true;
   }
   std::stringstream items(list);
   for (std::string key; std::getline(items, key, ',');) {
-    const StatisticDescriptor* d = statistics::FindStatistic(key);
+    const StatisticDescriptor* d = statistics::FindStatistic(key, dialect);
     if (d == nullptr || d->better == Better::Neither) {
       std::vector<std::string_view> keys;
-      for (const StatisticDescriptor& s : statistics::AllStatistics())
+      for (const StatisticDescriptor& s : statistics::AllStatistics(dialect))
         if (s.better != Better::Neither) keys.push_back(s.key);
       std::cerr << "crashtest stats: --fail-on: unknown or ungated statistic '" << key << "'";
       if (std::string_view close = SuggestName(key, keys); !close.empty())
         std::cerr << " (did you mean '" << close << "'?)";
       std::cerr << "; keys:";
       for (std::string_view k : keys) std::cerr << ' ' << k;
-      std::cerr << ", or 'all' or 'none'\nRun 'crashtest help stats' for usage.\n";
+      std::cerr << ", or 'all' or 'none' (" << StatisticDialectName(dialect)
+                << " statistics)\nRun 'crashtest help stats' for usage.\n";
       return false;
     }
     gated.push_back(d);
@@ -275,9 +291,13 @@ int Run(const ParsedArgs& args) {
     std::cerr << "crashtest stats: --fail-on applies to --compare\nRun 'crashtest help stats' for usage.\n";
     return kExitUsage;
   }
-  std::vector<const StatisticDescriptor*> gated;
-  const std::string* failOn = args.Value("fail-on");
-  if (!ParseFailOn(failOn != nullptr ? *failOn : kDefaultFailOn, gated)) return kExitUsage;
+  StatisticDialect wantedDialect{};
+  const std::string* dialectArg = args.Value("dialect");
+  if (dialectArg != nullptr && !ParseStatisticDialect(*dialectArg, &wantedDialect)) {
+    std::cerr << "crashtest stats: --dialect: unknown dialect '" << *dialectArg
+              << "' (expected crashtest, radv, nvidia or anv)\nRun 'crashtest help stats' for usage.\n";
+    return kExitUsage;
+  }
 
   Context context;
   const std::string* deviceArg = args.Value("device");
@@ -287,6 +307,11 @@ int Run(const ParsedArgs& args) {
     std::cerr << error << "crashtest stats: cannot load device '" << context.deviceReference << "'\n";
     return kExitFailure;
   }
+  context.dialect = dialectArg != nullptr ? wantedDialect : context.device.machine.dialect;
+  std::vector<const StatisticDescriptor*> gated;
+  const std::string* failOn = args.Value("fail-on");
+  if (!ParseFailOn(failOn != nullptr ? *failOn : DefaultFailOn(context.dialect), context.dialect, gated))
+    return kExitUsage;
   const bool json = args.Has("json");
   std::vector<Analysed> results(args.positional.size());
   for (size_t i = 0; i < args.positional.size(); ++i)
@@ -312,14 +337,20 @@ const Command& StatsCommand() {
           "allocation, spills and fills, scratch, workgroup memory and size, occupancy, estimated cycles, code\n"
           "size and a stable hash. docs/statistics.md explains each figure and the machine model.\n"
           "\n"
+          "The statistics use the names, units and meanings of the device's dialect: radv (AMD: SGPRs, VGPRs,\n"
+          "Scratch size per subgroup, ...), nvidia (Register Count, Local Memory Size, ...), anv (Intel) or\n"
+          "crashtest (the default device's); --dialect NAME chooses one, --dialect crashtest gives ours.\n"
+          "\n"
           "With --compare, prints BEFORE, AFTER and the delta of each statistic and marks regressions of the gated\n"
-          "statistics (--fail-on; default: spills,fills,scratchSize,registers,subgroupsPerCore), so a CI job\n"
-          "can fail a change that makes a shader spill or lose occupancy.",
+          "statistics (--fail-on; default: spills, scratch, registers and occupancy in the dialect's keys:\n"
+          "crashtest spills,fills,scratchSize,registers,subgroupsPerCore; radv spilledSgprs,spilledVgprs,\n"
+          "scratchSize,vgprs,subgroupsPerSimd; nvidia registerCount,localMemorySize; anv spillCount,fillCount,\n"
+          "scratchMemorySize), so a CI job can fail a change that makes a shader spill or lose occupancy.",
       .options = kOptions,
       .details =
-          "Output: text on stdout, or with --json one object: {\"file\", \"device\", \"deviceSource\", \"stage\",\n"
-          "\"entryPoint\", \"subgroupSize\", \"occupancyLimit\", \"statistics\": {KEY: value}} (the hash as a hex\n"
-          "string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"regressions\"}.\n"
+          "Output: text on stdout, or with --json one object: {\"file\", \"device\", \"deviceSource\", \"dialect\",\n"
+          "\"stage\", \"entryPoint\", \"subgroupSize\", \"occupancyLimit\", \"statistics\": {KEY: value}} (the hash as\n"
+          "a hex string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"regressions\"}.\n"
           "\n"
           "Exit codes: 0 statistics printed (--compare: no gated statistic got worse); 1 --compare found a\n"
           "regression, or a file could not be read or compiled, or the device could not be loaded; 2 usage error.",
