@@ -122,13 +122,13 @@ bool Analyse(const std::string& path, const ParsedArgs& args, const Context& con
 }
 
 std::string FormatValue(const StatisticValue& v) {
-  if (v.descriptor->key == "hash") return Hex(v.value.u64);
+  if (v.descriptor->key == "hash" || v.descriptor->key == "driverPipelineHash") return Hex(v.value.u64);
   if (v.descriptor->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) return v.value.b32 ? "yes" : "no";
   return std::to_string(v.value.u64);
 }
 
 nlohmann::json JsonValue(const StatisticValue& v) {
-  if (v.descriptor->key == "hash") return Hex(v.value.u64);  // JSON numbers lose 64-bit precision in many readers
+  if (v.descriptor->key == "hash" || v.descriptor->key == "driverPipelineHash") return Hex(v.value.u64);  // JSON numbers lose 64-bit precision in many readers
   if (v.descriptor->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) return v.value.b32 != 0;
   return v.value.u64;
 }

@@ -48,6 +48,11 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     const ir::TypeId type = module.values[v].type;
     const uint32_t components = analysis::RegisterComponents(module, type);
     if (components == 0) continue;
+    // A pointer into a descriptor's memory is not kept: the back end addresses the buffer from its descriptor
+    // (in scalar registers) plus an offset it recomputes or folds into the instruction's immediate at each use.
+    // Buffer-device-address pointers are real 64-bit values and stay.
+    const ir::Type& t = module.types[type];
+    if (t.kind == ir::TypeKind::Pointer && t.storageClass != spv::StorageClassPhysicalStorageBuffer) continue;
     const ir::Instruction& def = module.function.blocks[module.values[v].owner].instructions[module.values[v].index];
     if (HeldInScalarRegisters(module, uniformity, def)) files.scalarComponents[v] = components;
     else if (module.types[type].kind == ir::TypeKind::Bool) files.scalarComponents[v] = laneMask;

@@ -11,5 +11,5 @@ void main() {
     uint x = data[gid];
     uint sum = pc.bias;
     for (uint i = 0u; i < pc.count; ++i) sum = sum * pc.stride + (i ^ pc.pad);
-    data[gid] = x * 3u + sum;
+    data[gid + 4096u] = x * 3u + sum;
 }

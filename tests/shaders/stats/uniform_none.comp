@@ -1,4 +1,4 @@
-// stats/uniform_none.comp — the base of the 'uniform' family: a per-invocation load, scaled, stored back.
+// stats/uniform_none.comp — the base of the 'uniform' family: a per-invocation load, scaled, stored elsewhere.
 // Statistics family 'uniform': uniform_loop.comp is this shader plus an integer loop over push constants. On a
 // model with scalar registers (amd-rdna2, nvidia-hopper) the loop's values are the same for the whole subgroup,
 // so it adds scalar registers and scalar instructions but no vector registers (docs/statistics.md, Uniformity).
@@ -10,5 +10,5 @@ layout(set = 0, binding = 0, std430) buffer Data { uint data[]; };
 void main() {
     uint gid = gl_GlobalInvocationID.x;
     uint x = data[gid];
-    data[gid] = x * 3u + pc.bias;
+    data[gid + 4096u] = x * 3u + pc.bias;
 }
