@@ -58,7 +58,7 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     else if (module.types[type].kind == ir::TypeKind::Bool) files.scalarComponents[v] = laneMask;
     else files.vectorComponents[v] = components;
   }
-  files.scalarDemand = liveness.WithComponents(module, files.scalarComponents).MaxLiveComponents();
+  files.scalarDemand = liveness.MaxLiveComponentsWith(module, files.scalarComponents);
   return files;
 }
 

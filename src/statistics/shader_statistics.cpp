@@ -190,11 +190,19 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
 
   // Register files: uniform values in scalar registers where the model has a scalar unit.
   RegisterFiles files = AssignRegisterFiles(module, shader.liveness, stats.uniformity, model, stats.subgroupSize);
+  PrivateArrays arrays = FindPrivateArrays(module, shader.loops, model);
+  stats.arrayRegisters = arrays.maxRegisterComponents;
+  const uint32_t valueBudget = model.registerBudget - std::min(model.registerBudget, arrays.maxRegisterComponents);
   analysis::Liveness splitLiveness;
   const analysis::Liveness* vectorLiveness = &shader.liveness;
+  uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
   if (files.split) {
-    splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
-    vectorLiveness = &splitLiveness;
+    // The per-instruction tables of the vector file are needed only to place arrays or to spill.
+    vectorPeak = shader.liveness.MaxLiveComponentsWith(module, files.vectorComponents);
+    if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
+      splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
+      vectorLiveness = &splitLiveness;
+    }
     stats.scalarRegisterDemand = files.scalarDemand;
     stats.scalarRegisters = RoundUp(std::max<uint64_t>(std::min<uint64_t>(files.scalarDemand,
                                                                           model.scalarRegisterBudget), 1),
@@ -203,19 +211,18 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
                              ? files.scalarDemand - model.scalarRegisterBudget
                              : 0;
   }
-  PrivateArrays arrays = FindPrivateArrays(module, shader.loops, model);
-  stats.arrayRegisters = arrays.maxRegisterComponents;
 
   const uint32_t granule = std::max<uint32_t>(model.allocationGranule, 1);
-  stats.registerDemand = VectorDemand(module, *vectorLiveness, arrays);
+  stats.registerDemand =
+      arrays.registerComponentsAt.empty() ? vectorPeak : VectorDemand(module, *vectorLiveness, arrays);
   stats.registerBudget = model.registerBudget;
   stats.registersAllocated = RoundUp(std::max<uint64_t>(std::min(stats.registerDemand, stats.registerBudget), 1),
                                      granule);
   // Arrays held in registers pin theirs; the values compete for the rest.
-  const uint32_t valueBudget = model.registerBudget - std::min(model.registerBudget, arrays.maxRegisterComponents);
-  stats.spilling = SimulateSpilling(module, *vectorLiveness, shader.loops, weights, valueBudget,
-                                    files.split ? std::span<const uint32_t>(files.vectorComponents)
-                                                : std::span<const uint32_t>());
+  if (vectorPeak > valueBudget)
+    stats.spilling = SimulateSpilling(module, *vectorLiveness, shader.loops, weights, valueBudget,
+                                      files.split ? std::span<const uint32_t>(files.vectorComponents)
+                                                  : std::span<const uint32_t>());
   stats.spills = stats.spilling.spills;
   stats.fills = stats.spilling.fills;
   stats.budgetExceeded = stats.registerDemand > model.registerBudget || stats.spills != 0;

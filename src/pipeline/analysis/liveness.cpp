@@ -129,19 +129,14 @@ Liveness Liveness::WithComponents(const ir::Module& module, std::span<const uint
   return result;
 }
 
-void Liveness::ComputePressure(const ir::Module& module, std::span<const uint32_t> components) {
+template <typename Record, typename RecordLiveIn>
+uint32_t Liveness::WalkPressure(const ir::Module& module, std::span<const uint32_t> components, Record&& record,
+                                RecordLiveIn&& recordLiveIn) const {
   const auto& blocks = module.function.blocks;
-  const size_t n = blocks.size();
   auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
-  blockStart_.assign(n + 1, 0);
-  liveInComponents_.assign(n, 0);
-  maxLive_ = 0;
-  for (ir::BlockId b = 0; b < n; ++b)
-    blockStart_[b + 1] = blockStart_[b] + static_cast<uint32_t>(blocks[b].instructions.size());
-  pressure_.assign(blockStart_[n], 0);
-
+  uint32_t peak = 0;
   ValueSet live(module.values.size());
-  for (ir::BlockId b = 0; b < n; ++b) {
+  for (ir::BlockId b = 0; b < blocks.size(); ++b) {
     uint32_t sum = 0;
     for (ir::ValueId v : liveOut_[b]) {
       live.Set(v);
@@ -150,15 +145,17 @@ void Liveness::ComputePressure(const ir::Module& module, std::span<const uint32_
     const auto& instructions = blocks[b].instructions;
     uint32_t liveInSum = 0;
     for (ir::ValueId v : liveIn_[b]) liveInSum += components[v];
-    liveInComponents_[b] = liveInSum;
+    recordLiveIn(b, liveInSum);
+    peak = std::max(peak, liveInSum);
     for (size_t i = instructions.size(); i-- > 0;) {
       const ir::Instruction& inst = instructions[i];
-      uint32_t& pressure = pressure_[blockStart_[b] + i];
       if (inst.op == spv::OpPhi) {
-        pressure = liveInSum;
+        record(b, static_cast<uint32_t>(i), liveInSum);
         continue;
       }
-      pressure = sum + (inst.result != kNone && !live.Test(inst.result) ? components[inst.result] : 0);
+      uint32_t pressure = sum + (inst.result != kNone && !live.Test(inst.result) ? components[inst.result] : 0);
+      record(b, static_cast<uint32_t>(i), pressure);
+      peak = std::max(peak, pressure);
       if (inst.result != kNone && live.Test(inst.result)) {
         live.Reset(inst.result);
         sum -= components[inst.result];
@@ -172,10 +169,27 @@ void Liveness::ComputePressure(const ir::Module& module, std::span<const uint32_
         }
       }
     }
-    maxLive_ = std::max(maxLive_, liveInSum);
     live.Clear();
   }
-  for (uint32_t p : pressure_) maxLive_ = std::max(maxLive_, p);
+  return peak;
+}
+
+void Liveness::ComputePressure(const ir::Module& module, std::span<const uint32_t> components) {
+  const auto& blocks = module.function.blocks;
+  const size_t n = blocks.size();
+  blockStart_.assign(n + 1, 0);
+  liveInComponents_.assign(n, 0);
+  for (ir::BlockId b = 0; b < n; ++b)
+    blockStart_[b + 1] = blockStart_[b] + static_cast<uint32_t>(blocks[b].instructions.size());
+  pressure_.assign(blockStart_[n], 0);
+  maxLive_ = WalkPressure(
+      module, components,
+      [&](ir::BlockId b, uint32_t i, uint32_t pressure) { pressure_[blockStart_[b] + i] = pressure; },
+      [&](ir::BlockId b, uint32_t sum) { liveInComponents_[b] = sum; });
+}
+
+uint32_t Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const {
+  return WalkPressure(module, components, [](ir::BlockId, uint32_t, uint32_t) {}, [](ir::BlockId, uint32_t) {});
 }
 
 }  // namespace crashtest::analysis
