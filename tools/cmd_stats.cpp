@@ -36,14 +36,24 @@ constexpr OptionSpec kOptions[] = {
     {"compare", "", "compare two shaders: BEFORE.spv AFTER.spv, print the deltas"},
     {"fail-on", "LIST", "with --compare: statistics whose regression fails (keys, 'all' or 'none')"},
     {"threshold", "LIST", "with --compare: how much worse a statistic may get, e.g. registers=+4,estimatedCycles=5%"},
+    {"dialect", "NAME", "statistic names: crashtest, radv, nvidia or anv (default: the device's)"},
 };
 
 // Exit codes of `crashtest stats` (docs/cli.md): a regression and "could not run" must be told apart by CI.
 constexpr int kExitRegression = 1;   // --compare: a gated statistic got worse beyond its threshold
 constexpr int kExitCannotRun = 3;    // a file could not be read or compiled, the device could not be loaded
 
-// Keep in step with the help text and docs/statistics.md.
-constexpr const char* kDefaultFailOn = "spills,fills,scratchSize,registers,subgroupsPerCore";
+// Spills, scratch, registers and occupancy in each dialect's words. Keep in step with the help text and
+// docs/statistics.md.
+const char* DefaultFailOn(StatisticDialect dialect) {
+  switch (dialect) {
+    case StatisticDialect::Crashtest: return "spills,fills,scratchSize,registers,subgroupsPerCore";
+    case StatisticDialect::Radv: return "spilledSgprs,spilledVgprs,scratchSize,vgprs,subgroupsPerSimd";
+    case StatisticDialect::Nvidia: return "registerCount,localMemorySize";
+    case StatisticDialect::Anv: return "spillCount,fillCount,scratchMemorySize";
+  }
+  return "";
+}
 
 struct Analysed {
   std::string file;
@@ -55,6 +65,7 @@ struct Analysed {
 struct Context {
   DeviceDescription device;
   std::string deviceReference;
+  StatisticDialect dialect = StatisticDialect::Crashtest;  // --dialect, else the device model's
 };
 
 std::string Hex(uint64_t value) {
@@ -111,18 +122,19 @@ bool Analyse(const std::string& path, const ParsedArgs& args, const Context& con
   out.file = path;
   out.entry = entry->name;
   out.stats = statistics::ComputeStatistics(compiled, context.device.machine, stage);
+  out.stats.dialect = context.dialect;
   if (wantIr) out.irListing = statistics::AnnotatedIrListing(compiled, context.device.machine, out.stats);
   return true;
 }
 
 std::string FormatValue(const StatisticValue& v) {
-  if (v.descriptor->key == "hash") return Hex(v.value.u64);
+  if (v.descriptor->key == "hash" || v.descriptor->key == "driverPipelineHash") return Hex(v.value.u64);
   if (v.descriptor->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) return v.value.b32 ? "yes" : "no";
   return std::to_string(v.value.u64);
 }
 
 nlohmann::json JsonValue(const StatisticValue& v) {
-  if (v.descriptor->key == "hash") return Hex(v.value.u64);  // JSON numbers lose 64-bit precision in many readers
+  if (v.descriptor->key == "hash" || v.descriptor->key == "driverPipelineHash") return Hex(v.value.u64);  // JSON numbers lose 64-bit precision in many readers
   if (v.descriptor->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR) return v.value.b32 != 0;
   return v.value.u64;
 }
@@ -136,6 +148,7 @@ nlohmann::json ToJson(const Analysed& a, const Context& context) {
   return {{"file", a.file},
           {"device", DeviceName(context)},
           {"deviceSource", context.device.source},
+          {"dialect", StatisticDialectName(context.dialect)},
           {"stage", statistics::StageName(a.stats.stage)},
           {"entryPoint", a.entry},
           {"subgroupSize", a.stats.subgroupSize},
@@ -146,40 +159,43 @@ nlohmann::json ToJson(const Analysed& a, const Context& context) {
 void PrintText(const Analysed& a, const Context& context) {
   std::cout << a.file << ": " << statistics::StageName(a.stats.stage) << " shader \"" << a.entry << "\" on "
             << DeviceName(context) << " (" << context.device.source << "), subgroup size " << a.stats.subgroupSize
-            << '\n';
+            << ", " << StatisticDialectName(context.dialect) << " statistics\n";
   for (const StatisticValue& v : statistics::ListStatistics(a.stats)) {
     std::string name(v.descriptor->name);
     name.resize(std::max<size_t>(name.size() + 2, 34), ' ');
     std::cout << "  " << name << FormatValue(v);
-    if (v.descriptor->key == "subgroupsPerCore")
-      std::cout << " (limited by " << statistics::OccupancyLimitName(a.stats.occupancyLimit) << ")";
-    if (v.descriptor->key == "registers") std::cout << " of " << a.stats.registerBudget;
+    if (context.dialect == StatisticDialect::Crashtest) {
+      if (v.descriptor->key == "subgroupsPerCore")
+        std::cout << " (limited by " << statistics::OccupancyLimitName(a.stats.occupancyLimit) << ")";
+      if (v.descriptor->key == "registers") std::cout << " of " << a.stats.registerBudget;
+    }
     std::cout << '\n';
   }
   if (!a.irListing.empty()) std::cout << '\n' << a.irListing;
 }
 
 // Which statistics gate a comparison; false (with a usage message printed) for an unknown key.
-bool ParseFailOn(const std::string& list, std::vector<const StatisticDescriptor*>& gated) {
+bool ParseFailOn(const std::string& list, StatisticDialect dialect, std::vector<const StatisticDescriptor*>& gated) {
   if (list == "none") return true;
   if (list == "all") {
-    for (const StatisticDescriptor& d : statistics::AllStatistics())
+    for (const StatisticDescriptor& d : statistics::AllStatistics(dialect))
       if (d.better != Better::Neither) gated.push_back(&d);
     return true;
   }
   std::stringstream items(list);
   for (std::string key; std::getline(items, key, ',');) {
-    const StatisticDescriptor* d = statistics::FindStatistic(key);
+    const StatisticDescriptor* d = statistics::FindStatistic(key, dialect);
     if (d == nullptr || d->better == Better::Neither) {
       std::vector<std::string_view> keys;
-      for (const StatisticDescriptor& s : statistics::AllStatistics())
+      for (const StatisticDescriptor& s : statistics::AllStatistics(dialect))
         if (s.better != Better::Neither) keys.push_back(s.key);
       std::cerr << "crashtest stats: --fail-on: unknown or ungated statistic '" << key << "'";
       if (std::string_view close = SuggestName(key, keys); !close.empty())
         std::cerr << " (did you mean '" << close << "'?)";
       std::cerr << "; keys:";
       for (std::string_view k : keys) std::cerr << ' ' << k;
-      std::cerr << ", or 'all' or 'none'\nRun 'crashtest help stats' for usage.\n";
+      std::cerr << ", or 'all' or 'none' (" << StatisticDialectName(dialect)
+                << " statistics)\nRun 'crashtest help stats' for usage.\n";
       return false;
     }
     gated.push_back(d);
@@ -465,19 +481,12 @@ int Run(const ParsedArgs& args) {
       return kExitUsage;
     }
   }
-  std::vector<const StatisticDescriptor*> gated;
-  const std::string* failOn = args.Value("fail-on");
-  if (!ParseFailOn(failOn != nullptr ? *failOn : kDefaultFailOn, gated)) return kExitUsage;
-  std::vector<Tolerance> tolerances;
-  if (const std::string* threshold = args.Value("threshold")) {
-    std::string error;
-    if (!ParseThresholds(*threshold, tolerances, error)) {
-      std::cerr << "crashtest stats: " << error << "\nRun 'crashtest help stats' for usage.\n";
-      return kExitUsage;
-    }
-    // A statistic given a threshold is gated by it.
-    for (const Tolerance& t : tolerances)
-      if (std::find(gated.begin(), gated.end(), t.statistic) == gated.end()) gated.push_back(t.statistic);
+  StatisticDialect wantedDialect{};
+  const std::string* dialectArg = args.Value("dialect");
+  if (dialectArg != nullptr && !ParseStatisticDialect(*dialectArg, &wantedDialect)) {
+    std::cerr << "crashtest stats: --dialect: unknown dialect '" << *dialectArg
+              << "' (expected crashtest, radv, nvidia or anv)\nRun 'crashtest help stats' for usage.\n";
+    return kExitUsage;
   }
   if (compare && IsDirectory(args.positional[0]) != IsDirectory(args.positional[1])) {
     std::cerr << "crashtest stats: --compare takes two files or two directories, not one of each\n"
@@ -492,6 +501,21 @@ int Run(const ParsedArgs& args) {
   if (!LoadStatsDevice(context.deviceReference, context.device, error)) {
     std::cerr << error << "crashtest stats: cannot load device '" << context.deviceReference << "'\n";
     return kExitCannotRun;
+  }
+  context.dialect = dialectArg != nullptr ? wantedDialect : context.device.machine.dialect;
+  std::vector<const StatisticDescriptor*> gated;
+  const std::string* failOn = args.Value("fail-on");
+  if (!ParseFailOn(failOn != nullptr ? *failOn : DefaultFailOn(context.dialect), context.dialect, gated))
+    return kExitUsage;
+  std::vector<Tolerance> tolerances;
+  if (const std::string* threshold = args.Value("threshold")) {
+    if (!ParseThresholds(*threshold, context.dialect, tolerances, error)) {
+      std::cerr << "crashtest stats: " << error << "\nRun 'crashtest help stats' for usage.\n";
+      return kExitUsage;
+    }
+    // A statistic given a threshold is gated by it.
+    for (const Tolerance& t : tolerances)
+      if (std::find(gated.begin(), gated.end(), t.statistic) == gated.end()) gated.push_back(t.statistic);
   }
   const bool json = args.Has("json");
   if (compare && IsDirectory(args.positional[0]))
@@ -530,23 +554,30 @@ const Command& StatsCommand() {
           "allocation, spills and fills, scratch, workgroup memory and size, occupancy, estimated cycles, code\n"
           "size and a stable hash. docs/statistics.md explains each figure and the machine model.\n"
           "\n"
+          "The statistics use the names, units and meanings of the device's dialect: radv (AMD: SGPRs, VGPRs,\n"
+          "Scratch size per subgroup, ...), nvidia (Register Count, Local Memory Size, ...), anv (Intel) or\n"
+          "crashtest (the default device's); --dialect NAME chooses one, --dialect crashtest gives ours.\n"
+          "\n"
           "With --compare, prints BEFORE, AFTER and the delta of each statistic and marks regressions of the gated\n"
-          "statistics (--fail-on; default: spills,fills,scratchSize,registers,subgroupsPerCore), so a CI job\n"
-          "can fail a change that makes a shader spill or lose occupancy. --threshold gives a statistic a\n"
-          "tolerance: registers=+4 lets registers grow by 4, estimatedCycles=5% by 5 percent (a statistic with a\n"
-          "threshold is gated).\n"
+          "statistics (--fail-on; default: spills, scratch, registers and occupancy in the dialect's keys:\n"
+          "crashtest spills,fills,scratchSize,registers,subgroupsPerCore; radv spilledSgprs,spilledVgprs,\n"
+          "scratchSize,vgprs,subgroupsPerSimd; nvidia registerCount,localMemorySize; anv spillCount,fillCount,\n"
+          "scratchMemorySize), so a CI job can fail a change that makes a shader spill or lose occupancy.\n"
+          "--threshold gives a statistic a tolerance: registers=+4 lets registers grow by 4, estimatedCycles=5%\n"
+          "by 5 percent (a statistic with a threshold is gated).\n"
           "\n"
           "At CI scale: several files or a directory (its .spv files, recursively) print one summary row per\n"
           "shader; --compare BEFORE_DIR AFTER_DIR matches shaders by their path inside each directory and prints\n"
           "one line per shader (ok or REGRESSION with the gated changes), the added and removed ones, and totals.",
       .options = kOptions,
       .details =
-          "Output: text on stdout, or with --json one object: {\"file\", \"device\", \"deviceSource\", \"stage\",\n"
-          "\"entryPoint\", \"subgroupSize\", \"occupancyLimit\", \"statistics\": {KEY: value}} (the hash as a hex\n"
-          "string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"thresholds\", \"regressions\"};\n"
-          "for several files {\"device\", \"deviceSource\", \"shaders\": [...], \"failed\": [...]}; for two\n"
-          "directories {\"before\", \"after\", \"device\", \"deviceSource\", \"gated\", \"shaders\": [{\"shader\",\n"
-          "\"before\", \"after\", \"deltas\", \"regressions\"}], \"added\", \"removed\", \"failed\", \"regressedShaders\"}.\n"
+          "Output: text on stdout, or with --json one object: {\"file\", \"device\", \"deviceSource\", \"dialect\",\n"
+          "\"stage\", \"entryPoint\", \"subgroupSize\", \"occupancyLimit\", \"statistics\": {KEY: value}} (the hash as\n"
+          "a hex string); with --compare {\"before\", \"after\", \"deltas\", \"gated\", \"thresholds\",\n"
+          "\"regressions\"}; for several files {\"device\", \"deviceSource\", \"shaders\": [...], \"failed\": [...]};\n"
+          "for two directories {\"before\", \"after\", \"device\", \"deviceSource\", \"gated\", \"shaders\":\n"
+          "[{\"shader\", \"before\", \"after\", \"deltas\", \"regressions\"}], \"added\", \"removed\", \"failed\",\n"
+          "\"regressedShaders\"}.\n"
           "\n"
           "Exit codes: 0 statistics printed (--compare: no gated statistic got worse beyond its threshold);\n"
           "1 --compare found a regression; 2 usage error; 3 could not run: a file could not be read or compiled,\n"

@@ -83,6 +83,10 @@ void PrintVerbose(const Json& d, std::ostream& out) {
       << "      cores " << m["coreCount"].dump() << ", max subgroups/core " << m["maxSubgroupsPerCore"].dump()
       << ", subgroup size " << m["minSubgroupSize"].dump() << ".." << m["maxSubgroupSize"].dump()
       << ", shared memory/core " << m["sharedMemoryPerCore"].dump() << " bytes\n"
+      << "      scalar registers: budget " << m["scalarRegisterBudget"].dump() << ", granule "
+      << m["scalarAllocationGranule"].dump() << "; SIMDs/core " << m["simdsPerCore"].dump()
+      << "; private arrays in registers up to " << m["privateArrayRegisterLimit"].dump() << " components\n"
+      << "      statistics dialect: " << m["statisticDialect"].get<std::string>() << '\n'
       << "      latency (cycles):";
   for (const auto& [name, cycles] : m["latency"].items()) out << ' ' << name << ' ' << cycles.dump();
   out << '\n';

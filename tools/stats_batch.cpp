@@ -49,15 +49,16 @@ bool CollectStatsInputs(const std::string& path, std::vector<StatsInput>& out, s
   return true;
 }
 
-bool ParseThresholds(const std::string& list, std::vector<Tolerance>& out, std::string& error) {
+bool ParseThresholds(const std::string& list, StatisticDialect dialect, std::vector<Tolerance>& out,
+                     std::string& error) {
   std::stringstream items(list);
   for (std::string item; std::getline(items, item, ',');) {
     const std::size_t equals = item.find('=');
     const std::string key = item.substr(0, equals);
-    const StatisticDescriptor* d = statistics::FindStatistic(key);
+    const StatisticDescriptor* d = statistics::FindStatistic(key, dialect);
     if (d == nullptr || d->better == Better::Neither) {
       std::vector<std::string_view> keys;
-      for (const StatisticDescriptor& s : statistics::AllStatistics())
+      for (const StatisticDescriptor& s : statistics::AllStatistics(dialect))
         if (s.better != Better::Neither) keys.push_back(s.key);
       error = "--threshold: unknown or ungated statistic '" + key + "'";
       if (std::string_view close = SuggestName(key, keys); !close.empty())

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "device/device_description.h"
 #include "statistics/statistic_table.h"
 
 namespace crashtest {
@@ -26,7 +27,9 @@ struct Tolerance {
   bool percent = false;
 };
 // "registers=+4,spills=0,estimatedCycles=5%": false with `error` set (naming the item, with a did-you-mean).
-bool ParseThresholds(const std::string& list, std::vector<Tolerance>& out, std::string& error);
+// Keys are the dialect's (statistics/statistic_table.h).
+bool ParseThresholds(const std::string& list, StatisticDialect dialect, std::vector<Tolerance>& out,
+                     std::string& error);
 
 // True when `after` is worse than `before` by more than the tolerance (0 when `tolerance` is null).
 bool Regressed(const statistics::StatisticDescriptor& d, double before, double after, const Tolerance* tolerance);

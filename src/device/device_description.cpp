@@ -22,4 +22,24 @@ uint32_t DeviceDescription::ExtensionSpecVersion(const char* name) const {
   return 0;
 }
 
+const char* StatisticDialectName(StatisticDialect dialect) {
+  switch (dialect) {
+    case StatisticDialect::Crashtest: return "crashtest";
+    case StatisticDialect::Radv: return "radv";
+    case StatisticDialect::Nvidia: return "nvidia";
+    case StatisticDialect::Anv: return "anv";
+  }
+  return "crashtest";
+}
+
+bool ParseStatisticDialect(std::string_view name, StatisticDialect* out) {
+  for (StatisticDialect d : {StatisticDialect::Crashtest, StatisticDialect::Radv, StatisticDialect::Nvidia,
+                             StatisticDialect::Anv})
+    if (name == StatisticDialectName(d)) {
+      *out = d;
+      return true;
+    }
+  return false;
+}
+
 }  // namespace crashtest

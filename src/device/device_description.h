@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace crashtest {
@@ -42,6 +43,15 @@ struct LatencyTable {
   uint32_t atomic = 400;       // atomics
 };
 
+// Whose words the statistics speak (docs/statistics.md, "Dialects"): the names, units and meanings of the real
+// driver of the emulated vendor, so a CI gate written against that driver runs unchanged against crashtest.
+enum class StatisticDialect : uint8_t {
+  Crashtest,  // crashtest's own statistics (the default device's)
+  Radv,       // Mesa's RADV with ACO (AMD)
+  Nvidia,     // NVIDIA's proprietary driver
+  Anv,        // Mesa's ANV (Intel)
+};
+
 struct MachineModel {
   uint32_t registerBudget = 256;        // most 32-bit registers one invocation may use before spilling
   uint32_t registerFilePerLane = 1024;  // 32-bit registers per lane per core, shared by resident subgroups
@@ -49,10 +59,22 @@ struct MachineModel {
   uint32_t maxSubgroupsPerCore = 16;    // hardware cap on resident subgroups per core
   uint32_t sharedMemoryPerCore = 65536; // bytes of workgroup memory per core
   uint32_t coreCount = 40;              // cores (CUs / SMs / shader cores), informative
+  uint32_t simdsPerCore = 1;            // SIMDs a core's subgroups are spread over (RDNA: 2 per CU)
   uint32_t minSubgroupSize = 32;
   uint32_t maxSubgroupSize = 64;
+  // Scalar (uniform) registers one subgroup may use: AMD's SGPRs, NVIDIA's uniform registers. Values the whole
+  // subgroup shares live there once per subgroup; 0 means no scalar register file (they take vector registers).
+  uint32_t scalarRegisterBudget = 0;
+  uint32_t scalarAllocationGranule = 8;  // scalar registers are allocated in multiples of this
+  // 32-bit components of a dynamically indexed Function/Private array that a back end keeps in vector registers
+  // (indexed register moves, as ACO and NVIDIA's compiler do); larger arrays live in scratch memory.
+  uint32_t privateArrayRegisterLimit = 0;
+  StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };
+
+const char* StatisticDialectName(StatisticDialect dialect);
+bool ParseStatisticDialect(std::string_view name, StatisticDialect* out);
 
 // How queues produce timestamps (vkCmdWriteTimestamp(2), timestamp queries). Always scaled by the profile's
 // timestampPeriod and masked to the queue family's timestampValidBits.

@@ -146,8 +146,12 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"maxSubgroupsPerCore", &MachineModel::maxSubgroupsPerCore},
       {"sharedMemoryPerCore", &MachineModel::sharedMemoryPerCore},
       {"coreCount", &MachineModel::coreCount},
+      {"simdsPerCore", &MachineModel::simdsPerCore},
       {"minSubgroupSize", &MachineModel::minSubgroupSize},
       {"maxSubgroupSize", &MachineModel::maxSubgroupSize},
+      {"scalarRegisterBudget", &MachineModel::scalarRegisterBudget},
+      {"scalarAllocationGranule", &MachineModel::scalarAllocationGranule},
+      {"privateArrayRegisterLimit", &MachineModel::privateArrayRegisterLimit},
   };
   struct LatencyField {
     std::string_view name;
@@ -161,10 +165,20 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
   };
   bool ok = CheckMembers(ctx, machine, path,
                          {"registerBudget", "registerFilePerLane", "allocationGranule", "maxSubgroupsPerCore",
-                          "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "latency"});
+                          "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
+                          "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
+                          "privateArrayRegisterLimit",
+                          "statisticDialect", "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())
       ok &= ReadU32(ctx, *it, JoinPath(path, f.name), out.*f.member);
+  if (auto it = machine.find("statisticDialect"); it != machine.end()) {
+    if (!it->is_string() || !ParseStatisticDialect(it->get<std::string>(), &out.dialect)) {
+      ctx.Error(JoinPath(path, "statisticDialect"),
+                "expected \"crashtest\", \"radv\", \"nvidia\" or \"anv\", got " + it->dump());
+      ok = false;
+    }
+  }
   if (auto lat = machine.find("latency"); lat != machine.end()) {
     const std::string latPath = JoinPath(path, "latency");
     if (ExpectObject(ctx, *lat, latPath) &&
@@ -177,8 +191,12 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       ok = false;
     }
   }
-  if (ok && (out.allocationGranule == 0 || out.minSubgroupSize == 0 || out.minSubgroupSize > out.maxSubgroupSize)) {
-    ctx.Error(path, "expected allocationGranule > 0 and 0 < minSubgroupSize <= maxSubgroupSize");
+  if (ok && (out.allocationGranule == 0 || out.scalarAllocationGranule == 0 || out.simdsPerCore == 0 ||
+             out.minSubgroupSize == 0 ||
+             out.minSubgroupSize > out.maxSubgroupSize)) {
+    ctx.Error(path,
+              "expected allocationGranule > 0, scalarAllocationGranule > 0, simdsPerCore > 0 and 0 < "
+              "minSubgroupSize <= maxSubgroupSize");
     ok = false;
   }
   return ok;

@@ -76,30 +76,4 @@ uint64_t WorkgroupMemoryBytes(const ir::Module& module) {
   return bytes;
 }
 
-uint64_t PrivateMemoryBytes(const ir::Module& module) {
-  // Real back ends promote a Function/Private variable to registers unless it is indexed dynamically (then it
-  // lives in scratch memory, like a spill slot). Track each access chain back to its root variable.
-  std::vector<ir::ValueId> root(module.values.size(), ir::kNone);
-  std::vector<bool> dynamic(module.values.size(), false);
-  for (const ir::Global& global : module.globals)
-    if (global.storageClass == spv::StorageClassPrivate) root[global.value] = global.value;
-  for (const ir::Block& block : module.function.blocks)
-    for (const ir::Instruction& inst : block.instructions) {
-      if (inst.op == spv::OpVariable && inst.result != ir::kNone) root[inst.result] = inst.result;
-      if ((inst.op != spv::OpAccessChain && inst.op != spv::OpInBoundsAccessChain &&
-           inst.op != spv::OpPtrAccessChain) || inst.valueCount == 0 || inst.result == ir::kNone)
-        continue;
-      auto operands = module.Operands(inst);
-      ir::ValueId base = root[operands[0]];
-      if (base == ir::kNone) continue;
-      root[inst.result] = base;
-      for (uint32_t k = 1; k < inst.valueCount; ++k)
-        if (module.values[operands[k]].kind != ir::ValueKind::Constant) dynamic[base] = true;
-    }
-  uint64_t bytes = 0;
-  for (ir::ValueId v = 0; v < module.values.size(); ++v)
-    if (dynamic[v]) bytes += PointeeBytes(module, module.values[v].type);
-  return bytes;
-}
-
 }  // namespace crashtest::statistics

@@ -1,5 +1,5 @@
-// Bytes of memory a shader declares: its workgroup (shared) variables, and the Function/Private variables the
-// optimiser could not promote to registers (they live in per-invocation scratch memory).
+// Bytes of memory a shader declares: its workgroup (shared) variables (the Function/Private variables the
+// optimiser could not promote to registers are private_arrays.h's).
 #pragma once
 
 #include <cstdint>
@@ -15,9 +15,5 @@ uint64_t TypeSizeBytes(const ir::Module& module, ir::TypeId type);
 
 // Sum of the Workgroup-storage variables' sizes.
 uint64_t WorkgroupMemoryBytes(const ir::Module& module);
-
-// Sum of the Private globals and Function-storage variables still in the IR that are indexed dynamically (the
-// ones a back end cannot promote to registers).
-uint64_t PrivateMemoryBytes(const ir::Module& module);
 
 }  // namespace crashtest::statistics

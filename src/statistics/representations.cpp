@@ -78,6 +78,18 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
   Append(out, "); budget %u per invocation\n", model.registerBudget);
   Append(out, "; registers %" PRIu64 " = min(demand, budget) rounded up to the granule of %u\n",
          stats.registersAllocated, model.allocationGranule);
+  if (stats.arrayRegisters != 0)
+    Append(out, "; of the demand, %" PRIu64 " components are dynamically indexed private arrays kept in registers "
+                "(limit %u components each)\n",
+           stats.arrayRegisters, model.privateArrayRegisterLimit);
+  if (model.scalarRegisterBudget != 0)
+    Append(out, "; scalar registers: demand %" PRIu64 " (uniform values once per subgroup, divergent booleans as "
+                "lane masks), budget %u, allocated %" PRIu64 ", spilled %" PRIu64 "\n",
+           stats.scalarRegisterDemand, model.scalarRegisterBudget, stats.scalarRegisters, stats.scalarSpills);
+  Append(out, "; instructions %" PRIu64 ": scalar %" PRIu64 ", vector %" PRIu64 "; branches %" PRIu64
+              ", divergent %" PRIu64 "\n",
+         stats.instructions, stats.scalarInstructions, stats.vectorInstructions, stats.branches,
+         stats.divergentBranches);
   Append(out, "; spills %" PRIu64 ", fills %" PRIu64 " (%u in loops), scratch %" PRIu64 " bytes per invocation\n",
          stats.spills, stats.fills, stats.spilling.fillsInLoops, stats.scratchBytes);
   Append(out, "; subgroups per core %" PRIu64 ", limited by %s (cap %u, register file %u per lane -> %" PRIu64,
@@ -96,7 +108,7 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
          model.latency.atomic);
   AppendSpillEvents(module, stats.spilling, out);
   out += ";\n";
-  out += ir::Print(module, {&shader.loops, &shader.liveness});
+  out += ir::Print(module, {&shader.loops, &shader.liveness, &stats.uniformity});
   return out;
 }
 

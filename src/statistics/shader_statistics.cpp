@@ -7,6 +7,8 @@
 
 #include "statistics/loop_weights.h"
 #include "statistics/memory_footprint.h"
+#include "statistics/private_arrays.h"
+#include "statistics/register_files.h"
 #include "statistics/stable_hash.h"
 
 namespace crashtest::statistics {
@@ -14,12 +16,37 @@ namespace {
 
 uint64_t RoundUp(uint64_t value, uint64_t granule) { return (value + granule - 1) / granule * granule; }
 
+enum class MemoryUnit : uint8_t { None, Vector, Scalar };
+
+// Which memory pipeline an instruction goes through, for clauses: uniform loads from buffers through the scalar
+// cache, other buffer, image, scratch and atomic accesses through the vector memory unit; workgroup memory and
+// values already in registers (inputs, push constants) through neither.
+MemoryUnit MemoryUnitOf(const ir::Module& module, const analysis::Uniformity& uniformity, const ir::Instruction& inst,
+                        const InstructionCost& cost, bool scalarUnit) {
+  if (cost.latency != LatencyKind::Memory && cost.latency != LatencyKind::Texture &&
+      cost.latency != LatencyKind::Atomic)
+    return MemoryUnit::None;
+  if (scalarUnit && inst.op == spv::OpLoad && HeldInScalarRegisters(module, uniformity, inst)) return MemoryUnit::Scalar;
+  return MemoryUnit::Vector;
+}
+
+bool IsScalarInstruction(const ir::Module& module, const analysis::Uniformity& uniformity, const ir::Instruction& inst,
+                         const InstructionCost& cost) {
+  if (cost.cls == InstructionClass::ControlFlow) return true;  // branches run on the scalar unit (exec masks too)
+  if (inst.op == spv::OpControlBarrier || inst.op == spv::OpMemoryBarrier) return true;
+  return HeldInScalarRegisters(module, uniformity, inst);
+}
+
 void CountInstructions(const pipeline::CompiledShader& shader, const MachineModel& model,
-                       const std::vector<uint64_t>& weights, ShaderStatistics& stats) {
+                       const std::vector<uint64_t>& weights, ShaderStatistics& stats, uint64_t& issueCycles) {
   const ir::Module& module = shader.module;
+  const bool scalarUnit = model.scalarRegisterBudget != 0;
   uint64_t cycles = 0;
+  issueCycles = 0;
   for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b) {
-    uint64_t blockCycles = 0;
+    uint64_t blockCycles = 0, blockIssues = 0;
+    MemoryUnit run = MemoryUnit::None;
+    auto liveIn = shader.liveness.LiveIn(b);
     for (const ir::Instruction& inst : module.function.blocks[b].instructions) {
       InstructionCost cost = ClassifyInstruction(module, inst);
       // Machine instructions, as a GPU back end emits them: ALU work once per 32-bit component (the SIMT lanes
@@ -29,12 +56,42 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
       ++stats.irInstructions;
       stats.instructions += machine;
       stats.instructionsByClass[static_cast<size_t>(cost.cls)] += machine;
-      if (inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch) ++stats.branches;
+      // Encodings: ALU, branch and barrier instructions take one dword (VOP1/VOP2/SOP), memory, texture and
+      // atomic instructions two (SMEM/MUBUF/MIMG/DS carry offsets and resource operands).
+      const bool wide = cost.latency == LatencyKind::Memory || cost.latency == LatencyKind::Texture ||
+                        cost.latency == LatencyKind::Atomic || cost.latency == LatencyKind::Shared;
+      stats.machineCodeBytes += machine * (wide ? 8 : 4);
+      if (scalarUnit && IsScalarInstruction(module, stats.uniformity, inst, cost)) stats.scalarInstructions += machine;
+      else stats.vectorInstructions += machine;
+      if (inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch) {
+        ++stats.branches;
+        if (stats.uniformity.IsDivergentBranch(b)) ++stats.divergentBranches;
+      }
+      if (inst.op == spv::OpPhi) {
+        // A phi operand becomes a move at the end of its predecessor unless the allocator can give it the phi's
+        // register: not for a constant, nor for a value still live after the phi (the two interfere).
+        auto operands = module.Operands(inst);
+        for (uint32_t k = 0; k < inst.valueCount; ++k) {
+          ir::ValueId v = operands[k];
+          if (module.values[v].kind == ir::ValueKind::Constant ||
+              std::binary_search(liveIn.begin(), liveIn.end(), v))
+            ++stats.copies;
+        }
+      }
+      if (machine != 0) {
+        MemoryUnit unit = MemoryUnitOf(module, stats.uniformity, inst, cost, scalarUnit);
+        if (unit != run && unit == MemoryUnit::Vector) ++stats.vectorMemoryClauses;
+        if (unit != run && unit == MemoryUnit::Scalar) ++stats.scalarMemoryClauses;
+        run = unit;
+      }
       blockCycles = SaturatingAdd(blockCycles, SaturatingMul(LatencyOf(model.latency, cost.latency), cost.issues));
+      blockIssues = SaturatingAdd(blockIssues, machine);
     }
     cycles = SaturatingAdd(cycles, SaturatingMul(blockCycles, weights[b]));
+    issueCycles = SaturatingAdd(issueCycles, SaturatingMul(blockIssues, weights[b]));
   }
   stats.estimatedCycles = cycles;
+  stats.machineCodeBytes += 4;  // the end-of-program instruction
 }
 
 }  // namespace
@@ -77,7 +134,8 @@ uint64_t Hash(const pipeline::CompiledShader& shader, const MachineModel& model,
                      model.maxSubgroupsPerCore, model.sharedMemoryPerCore, model.coreCount, model.minSubgroupSize,
                      model.maxSubgroupSize, model.latency.alu, model.latency.transcendental, model.latency.memory,
                      model.latency.shared, model.latency.texture, model.latency.branch, model.latency.barrier,
-                     model.latency.atomic})
+                     model.latency.atomic, model.scalarRegisterBudget, model.scalarAllocationGranule,
+                     model.privateArrayRegisterLimit, model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
     hash.Add(v);
   return hash.Value();
 }
@@ -97,28 +155,78 @@ uint64_t InstructionsOfClass(const ShaderStatistics& stats, InstructionClass cls
   return stats.instructionsByClass[static_cast<size_t>(cls)];
 }
 
+namespace {
+
+// Vector register demand: the vector file's live values plus the private arrays held in registers, at the
+// position where their sum peaks.
+uint64_t VectorDemand(const ir::Module& module, const analysis::Liveness& vectorLiveness,
+                      const PrivateArrays& arrays) {
+  if (arrays.registerComponentsAt.empty()) return vectorLiveness.MaxLiveComponents();
+  uint64_t peak = vectorLiveness.MaxLiveComponents();
+  uint32_t position = 0;
+  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b)
+    for (uint32_t i = 0; i < module.function.blocks[b].instructions.size(); ++i, ++position)
+      peak = std::max<uint64_t>(peak, uint64_t{vectorLiveness.LiveComponentsAt(b, i)} +
+                                          arrays.registerComponentsAt[position]);
+  return peak;
+}
+
+}  // namespace
+
 ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const MachineModel& model,
                                    VkShaderStageFlagBits stage, uint32_t subgroupSize) {
   const ir::Module& module = shader.module;
   ShaderStatistics stats;
   stats.stage = stage;
   stats.subgroupSize = subgroupSize != 0 ? subgroupSize : model.maxSubgroupSize;
+  stats.dialect = model.dialect;
+  stats.uniformity = analysis::Uniformity::Build(module, shader.postDominators, shader.loops);
 
   std::vector<uint64_t> weights = BlockWeights(module, shader.loops);
-  CountInstructions(shader, model, weights, stats);
+  uint64_t issueCycles = 0;
+  CountInstructions(shader, model, weights, stats, issueCycles);
   stats.basicBlocks = module.function.blocks.size();
   stats.loops = shader.loops.loops().size();
 
+  // Register files: uniform values in scalar registers where the model has a scalar unit.
+  RegisterFiles files = AssignRegisterFiles(module, shader.liveness, stats.uniformity, model, stats.subgroupSize);
+  PrivateArrays arrays = FindPrivateArrays(module, shader.loops, model);
+  stats.arrayRegisters = arrays.maxRegisterComponents;
+  const uint32_t valueBudget = model.registerBudget - std::min(model.registerBudget, arrays.maxRegisterComponents);
+  analysis::Liveness splitLiveness;
+  const analysis::Liveness* vectorLiveness = &shader.liveness;
+  uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
+  if (files.split) {
+    // The per-instruction tables of the vector file are needed only to place arrays or to spill.
+    vectorPeak = shader.liveness.MaxLiveComponentsWith(module, files.vectorComponents);
+    if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
+      splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
+      vectorLiveness = &splitLiveness;
+    }
+    stats.scalarRegisterDemand = files.scalarDemand;
+    stats.scalarRegisters = RoundUp(std::max<uint64_t>(std::min<uint64_t>(files.scalarDemand,
+                                                                          model.scalarRegisterBudget), 1),
+                                    std::max<uint32_t>(model.scalarAllocationGranule, 1));
+    stats.scalarSpills = files.scalarDemand > model.scalarRegisterBudget
+                             ? files.scalarDemand - model.scalarRegisterBudget
+                             : 0;
+  }
+
   const uint32_t granule = std::max<uint32_t>(model.allocationGranule, 1);
-  stats.registerDemand = shader.liveness.MaxLiveComponents();
+  stats.registerDemand =
+      arrays.registerComponentsAt.empty() ? vectorPeak : VectorDemand(module, *vectorLiveness, arrays);
   stats.registerBudget = model.registerBudget;
-  stats.budgetExceeded = stats.registerDemand > model.registerBudget;
   stats.registersAllocated = RoundUp(std::max<uint64_t>(std::min(stats.registerDemand, stats.registerBudget), 1),
                                      granule);
-  stats.spilling = SimulateSpilling(module, shader.liveness, shader.loops, weights, model.registerBudget);
+  // Arrays held in registers pin theirs; the values compete for the rest.
+  if (vectorPeak > valueBudget)
+    stats.spilling = SimulateSpilling(module, *vectorLiveness, shader.loops, weights, valueBudget,
+                                      files.split ? std::span<const uint32_t>(files.vectorComponents)
+                                                  : std::span<const uint32_t>());
   stats.spills = stats.spilling.spills;
   stats.fills = stats.spilling.fills;
-  stats.scratchBytes = uint64_t{stats.spilling.spilledComponents} * 4 + PrivateMemoryBytes(module);
+  stats.budgetExceeded = stats.registerDemand > model.registerBudget || stats.spills != 0;
+  stats.scratchBytes = uint64_t{stats.spilling.spilledComponents} * 4 + arrays.scratchBytes;
   stats.estimatedCycles = SaturatingAdd(
       stats.estimatedCycles,
       SaturatingMul(SaturatingAdd(stats.spilling.weightedSpills, stats.spilling.weightedFills), model.latency.memory));
@@ -132,6 +240,9 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
       stats.subgroupsPerWorkgroup = (stats.workgroupInvocations + stats.subgroupSize - 1) / stats.subgroupSize;
   }
   ComputeOccupancy(model, stats);
+  stats.subgroupsPerSimd = stats.subgroupsPerCore / std::max<uint32_t>(model.simdsPerCore, 1);
+  stats.inverseThroughput =
+      std::max(issueCycles, stats.estimatedCycles / std::max<uint64_t>(stats.subgroupsPerSimd, 1));
   stats.codeSizeBytes = module.EncodedSizeBytes();
   stats.hash = Hash(shader, model, stats);
   return stats;

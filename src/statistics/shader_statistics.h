@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "device/device_description.h"
+#include "pipeline/analysis/uniformity.h"
 #include "pipeline/compiler.h"
 #include "statistics/instruction_class.h"
 #include "statistics/spilling.h"
@@ -23,6 +24,7 @@ const char* OccupancyLimitName(OccupancyLimit limit);
 struct ShaderStatistics {
   VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
   uint32_t subgroupSize = 0;
+  StatisticDialect dialect = StatisticDialect::Crashtest;  // the model's: how the statistics are reported
 
   uint64_t instructions = 0;  // machine instructions: ALU per 32-bit component, folded instructions not counted
   std::array<uint64_t, kInstructionClassCount> instructionsByClass{};  // indexed by InstructionClass; sum above
@@ -30,14 +32,26 @@ struct ShaderStatistics {
   uint64_t basicBlocks = 0;
   uint64_t loops = 0;
   uint64_t branches = 0;  // conditional branches and switches
+  uint64_t divergentBranches = 0;  // ... on a condition that differs between the subgroup's invocations
+  // Machine instructions split by the unit that runs them (a model without a scalar unit runs all on the vector
+  // unit): scalar = uniform integer work, uniform loads, branches and barriers; vector = the rest.
+  uint64_t scalarInstructions = 0;
+  uint64_t vectorInstructions = 0;
+  uint64_t copies = 0;       // register moves phis leave at block ends (constants, or values that interfere)
+  uint64_t vectorMemoryClauses = 0;  // runs of consecutive vector memory instructions in a block
+  uint64_t scalarMemoryClauses = 0;  // runs of consecutive scalar (uniform) loads in a block
 
-  uint64_t registerDemand = 0;      // peak live 32-bit components (liveness)
+  uint64_t registerDemand = 0;      // peak live 32-bit components in vector registers (liveness), arrays included
+  uint64_t arrayRegisters = 0;      // ... of which dynamically indexed private arrays kept in registers (peak)
+  uint64_t scalarRegisterDemand = 0;  // peak live scalar registers (0 without a scalar unit)
+  uint64_t scalarRegisters = 0;       // scalar registers allocated: capped at the scalar budget, granule-rounded
+  uint64_t scalarSpills = 0;          // scalar registers above the scalar budget (spilled to vector lanes)
   uint64_t registerBudget = 0;      // the model's per-invocation budget
   uint64_t registersAllocated = 0;  // min(demand, budget) rounded up to the allocation granule (at least one)
   bool budgetExceeded = false;
   uint64_t spills = 0;
   uint64_t fills = 0;
-  uint64_t scratchBytes = 0;        // per invocation: spill slots plus unpromoted Function/Private variables
+  uint64_t scratchBytes = 0;        // per invocation: spill slots plus private arrays not kept in registers
 
   uint64_t workgroupMemoryBytes = 0;  // compute
   std::array<uint32_t, 3> workgroupSize{};  // compute: local size after specialisation
@@ -45,13 +59,19 @@ struct ShaderStatistics {
   uint64_t subgroupsPerWorkgroup = 0;  // compute: ceil(workgroupInvocations / subgroupSize)
 
   uint64_t subgroupsPerCore = 0;  // occupancy
+  uint64_t subgroupsPerSimd = 0;  // subgroupsPerCore shared by the core's simdsPerCore SIMDs
   OccupancyLimit occupancyLimit = OccupancyLimit::HardwareCap;
 
   uint64_t estimatedCycles = 0;
-  uint64_t codeSizeBytes = 0;
+  // Cycles per subgroup when the core keeps subgroupsPerCore of them busy: issue-bound work, or the latency
+  // shared between the resident subgroups, whichever is larger.
+  uint64_t inverseThroughput = 0;
+  uint64_t codeSizeBytes = 0;     // crashtest's IR encoding
+  uint64_t machineCodeBytes = 0;  // estimated machine code: 4 bytes per ALU/branch, 8 per memory instruction
   uint64_t hash = 0;  // stable: optimised SPIR-V, stage, subgroup size and machine model
 
   SpillResult spilling;  // where the spills and fills are, for the annotated IR listing
+  analysis::Uniformity uniformity;  // for the annotated IR listing
 };
 
 // `subgroupSize` 0 means the model's maxSubgroupSize (the size crashtest dispatches with by default); a smaller

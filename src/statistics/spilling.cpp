@@ -17,9 +17,9 @@ constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 class SpillSimulator {
  public:
   SpillSimulator(const ir::Module& module, const analysis::Liveness& liveness, const analysis::LoopInfo& loops,
-                 const std::vector<uint64_t>& weights, uint32_t budget)
+                 const std::vector<uint64_t>& weights, uint32_t budget, std::span<const uint32_t> components)
       : module_(module), liveness_(liveness), loops_(loops), weights_(weights), budget_(budget),
-        blocks_(module.function.blocks) {}
+        blocks_(module.function.blocks), fileComponents_(components) {}
 
   SpillResult Run() {
     Prepare();
@@ -39,7 +39,9 @@ class SpillSimulator {
   void Prepare() {
     components_.assign(module_.values.size(), 0);
     for (ir::ValueId v = 0; v < module_.values.size(); ++v)
-      if (Tracked(v)) components_[v] = analysis::RegisterComponents(module_, module_.values[v].type);
+      if (Tracked(v))
+        components_[v] = fileComponents_.empty() ? analysis::RegisterComponents(module_, module_.values[v].type)
+                                                 : fileComponents_[v];
     uses_.resize(blocks_.size());
     phiOperands_.resize(blocks_.size());
     for (ir::BlockId b = 0; b < blocks_.size(); ++b) {
@@ -323,15 +325,16 @@ class SpillSimulator {
   uint32_t occupied_ = 0;
   std::unordered_set<ir::ValueId> spilled_;
   SpillResult result_;
+  std::span<const uint32_t> fileComponents_;  // empty: every value in this file, RegisterComponents each
 };
 
 }  // namespace
 
 SpillResult SimulateSpilling(const ir::Module& module, const analysis::Liveness& liveness,
                              const analysis::LoopInfo& loops, const std::vector<uint64_t>& weights,
-                             uint32_t budget) {
+                             uint32_t budget, std::span<const uint32_t> components) {
   if (liveness.MaxLiveComponents() <= budget) return {};
-  return SpillSimulator(module, liveness, loops, weights, budget).Run();
+  return SpillSimulator(module, liveness, loops, weights, budget, components).Run();
 }
 
 }  // namespace crashtest::statistics

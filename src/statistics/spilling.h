@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "pipeline/analysis/liveness.h"
@@ -33,9 +34,11 @@ struct SpillResult {
   std::vector<SpillEvent> events;  // in program order of discovery, for the annotated IR listing
 };
 
-// `weights` comes from BlockWeights(). With MaxLiveComponents() <= budget nothing is spilled.
+// `weights` comes from BlockWeights(). With MaxLiveComponents() <= budget nothing is spilled. `components`, when
+// not empty, is the register file's weight of each value (as given to Liveness::WithComponents; 0 for values
+// another file holds), else every value counts RegisterComponents.
 SpillResult SimulateSpilling(const ir::Module& module, const analysis::Liveness& liveness,
                              const analysis::LoopInfo& loops, const std::vector<uint64_t>& weights,
-                             uint32_t budget);
+                             uint32_t budget, std::span<const uint32_t> components = {});
 
 }  // namespace crashtest::statistics

@@ -22,6 +22,7 @@ struct StatisticDescriptor {
   VkPipelineExecutableStatisticFormatKHR format;
   Better better;
   bool computeOnly;  // listed for compute executables only (the workgroup statistics)
+  uint64_t (*value)(const ShaderStatistics& stats);  // BOOL32 statistics: 0 or 1
 };
 
 struct StatisticValue {
@@ -29,11 +30,13 @@ struct StatisticValue {
   VkPipelineExecutableStatisticValueKHR value;
 };
 
-// Every statistic crashtest knows, in report order.
-std::span<const StatisticDescriptor> AllStatistics();
-const StatisticDescriptor* FindStatistic(std::string_view key);
+// Every statistic of a dialect (docs/statistics.md, "Dialects"), in report order.
+std::span<const StatisticDescriptor> AllStatistics(StatisticDialect dialect);
+const StatisticDescriptor* FindStatistic(std::string_view key, StatisticDialect dialect);
 
-// The statistics of one executable, in the table's order; the list depends only on the stage.
+// The statistics of one executable in a dialect, in the table's order; the list depends only on the stage and
+// the dialect. Without a dialect: the one of the model the statistics were computed with.
+std::vector<StatisticValue> ListStatistics(const ShaderStatistics& stats, StatisticDialect dialect);
 std::vector<StatisticValue> ListStatistics(const ShaderStatistics& stats);
 
 // The value as a double, for deltas and ratios (BOOL32 as 0/1).

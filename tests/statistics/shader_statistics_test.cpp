@@ -154,9 +154,11 @@ TEST(Devices, MobileAndDesktopModelsDiffer) {
     SCOPED_TRACE(file);
     ShaderStatistics mali = StatsOf(file, "mali-g78");
     ShaderStatistics amd = StatsOf(file, "amd-rdna2");
-    // The IR is the same: instruction counts, demand and code size do not depend on the device.
+    // The IR is the same: instruction counts and code size do not depend on the device; the vector register
+    // demand does (amd-rdna2 keeps uniform values in scalar registers, mali-g78 has none), never upwards.
     EXPECT_EQ(mali.instructions, amd.instructions);
-    EXPECT_EQ(mali.registerDemand, amd.registerDemand);
+    EXPECT_LE(amd.registerDemand, mali.registerDemand);
+    EXPECT_EQ(mali.scalarRegisterDemand, 0u);
     EXPECT_EQ(mali.codeSizeBytes, amd.codeSizeBytes);
     // What the models decide differs: subgroup size, allocation granule, latencies, hash.
     EXPECT_EQ(mali.subgroupSize, 16u);
@@ -164,7 +166,7 @@ TEST(Devices, MobileAndDesktopModelsDiffer) {
     EXPECT_NE(mali.estimatedCycles, amd.estimatedCycles);
     EXPECT_NE(mali.hash, amd.hash);
     EXPECT_EQ(mali.registersAllocated % 32, 0u);
-    EXPECT_EQ(amd.registersAllocated % 16, 0u);
+    EXPECT_EQ(amd.registersAllocated % 8, 0u);
   }
   EXPECT_GT(StatsOf("stats_pressure_96.comp.spv", "mali-g78").spills, 0u);
   EXPECT_EQ(StatsOf("stats_pressure_96.comp.spv", "amd-rdna2").spills, 0u);
@@ -182,7 +184,7 @@ void ExpectSameStatistics(const ShaderStatistics& a, const ShaderStatistics& b) 
 
 TEST(Determinism, IdenticalSpirvGivesIdenticalStatistics) {
   ASSERT_EQ(CorpusWords("stats_identical_a.comp.spv"), CorpusWords("stats_identical_b.comp.spv"));
-  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu"}) {
+  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu", "nvidia-hopper"}) {
     SCOPED_TRACE(device);
     pipeline::CompiledShader a = CompileCorpus("stats_identical_a.comp.spv");
     pipeline::CompiledShader b = CompileCorpus("stats_identical_b.comp.spv");
@@ -208,7 +210,7 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
   const CorpusShader& shader = GetParam();
   VkShaderStageFlagBits stage = StageBit(shader.stage);
   pipeline::CompiledShader compiled = CompileCorpus(shader.file, stage);
-  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu"}) {
+  for (const char* device : {"default", "mali-g78", "amd-rdna2", "intel-xe-igpu", "nvidia-hopper"}) {
     SCOPED_TRACE(device);
     const MachineModel& model = BuiltinModel(device);
     ShaderStatistics s = statistics::ComputeStatistics(compiled, model, stage);
@@ -220,8 +222,22 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
     EXPECT_GE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.branches);
     EXPECT_LE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.irInstructions);
     EXPECT_EQ(s.codeSizeBytes, compiled.module.EncodedSizeBytes());
-    EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
-    EXPECT_EQ(s.budgetExceeded, s.registerDemand > model.registerBudget);
+    // Vector demand: every live value without a scalar unit, fewer with one; arrays kept in registers on top.
+    if (model.scalarRegisterBudget == 0 && s.arrayRegisters == 0) {
+      EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
+    }
+    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters);
+    if (model.scalarRegisterBudget == 0) {
+      EXPECT_EQ(s.scalarInstructions, 0u);
+      EXPECT_EQ(s.scalarRegisters, 0u);
+      EXPECT_EQ(s.scalarRegisterDemand, 0u);
+    } else {
+      EXPECT_GT(s.scalarRegisters, 0u);
+      EXPECT_EQ(s.scalarRegisters % model.scalarAllocationGranule, 0u);
+    }
+    EXPECT_EQ(s.scalarInstructions + s.vectorInstructions, s.instructions);
+    EXPECT_LE(s.divergentBranches, s.branches);
+    EXPECT_EQ(s.budgetExceeded, s.registerDemand > model.registerBudget || s.spills > 0);
     EXPECT_EQ(s.spills > 0, s.budgetExceeded);
     if (s.spills == 0) {
       EXPECT_EQ(s.fills, 0u);
@@ -235,7 +251,7 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
 
     // The statistics as the extension lists them: names unique and non-empty, descriptions fit, BOOL32 is 0/1.
     std::set<std::string_view> names;
-    for (const statistics::StatisticValue& v : statistics::ListStatistics(s)) {
+    for (const statistics::StatisticValue& v : statistics::ListStatistics(s, StatisticDialect::Crashtest)) {
       EXPECT_TRUE(names.insert(v.descriptor->name).second) << v.descriptor->name;
       EXPECT_FALSE(v.descriptor->description.empty());
       EXPECT_LT(v.descriptor->description.size(), size_t{VK_MAX_DESCRIPTION_SIZE});
@@ -244,12 +260,120 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
       }
     }
     EXPECT_EQ(names.contains("Workgroup memory size"), stage == VK_SHADER_STAGE_COMPUTE_BIT);
+    // Every dialect lists unique names with descriptions that fit.
+    for (StatisticDialect dialect :
+         {StatisticDialect::Crashtest, StatisticDialect::Radv, StatisticDialect::Nvidia, StatisticDialect::Anv}) {
+      std::set<std::string_view> dialectNames;
+      for (const statistics::StatisticValue& v : statistics::ListStatistics(s, dialect)) {
+        EXPECT_TRUE(dialectNames.insert(v.descriptor->name).second) << v.descriptor->name;
+        EXPECT_LT(v.descriptor->description.size(), size_t{VK_MAX_DESCRIPTION_SIZE});
+      }
+    }
   }
 }
 
 std::string ShaderName(const ::testing::TestParamInfo<CorpusShader>& info) { return CorpusTestName(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusStatistics, ::testing::ValuesIn(ReadCorpus()), ShaderName);
+
+TEST(Uniformity, AUniformLoopOverPushConstantsAddsScalarNotVectorRegisters) {
+  for (const char* device : {"amd-rdna2", "nvidia-hopper"}) {
+    SCOPED_TRACE(device);
+    ShaderStatistics base = StatsOf("stats_uniform_none.comp.spv", device);
+    ShaderStatistics loop = StatsOf("stats_uniform_loop.comp.spv", device);
+    EXPECT_EQ(loop.loops, 1u);
+    EXPECT_EQ(loop.divergentBranches, 0u);
+    EXPECT_EQ(loop.registerDemand, base.registerDemand);
+    EXPECT_EQ(loop.registersAllocated, base.registersAllocated);
+    EXPECT_GT(loop.scalarRegisterDemand, base.scalarRegisterDemand);
+    // The loop's work is scalar (the per-block CSE may recompute one vector address after the loop).
+    EXPECT_GT(loop.scalarInstructions - base.scalarInstructions,
+              3 * (loop.vectorInstructions - base.vectorInstructions));
+  }
+  // Without a scalar unit (mali-g78) the same loop's values take vector registers.
+  ShaderStatistics base = StatsOf("stats_uniform_none.comp.spv", "mali-g78");
+  ShaderStatistics loop = StatsOf("stats_uniform_loop.comp.spv", "mali-g78");
+  EXPECT_GT(loop.registerDemand, base.registerDemand);
+  EXPECT_EQ(loop.scalarRegisterDemand, 0u);
+}
+
+TEST(Uniformity, DivergentBranchesAreCounted) {
+  // stream_compaction keeps the elements a per-invocation predicate selects: its branch on that predicate
+  // diverges; mandelbrot's escape loop exits when each invocation's own point escapes.
+  EXPECT_GT(StatsOf("stream_compaction.comp.spv", "amd-rdna2").divergentBranches, 0u);
+  EXPECT_GT(StatsOf("mandelbrot.comp.spv", "amd-rdna2").divergentBranches, 0u);
+  EXPECT_EQ(StatsOf("stats_loop_64.comp.spv", "amd-rdna2").divergentBranches, 0u);
+}
+
+TEST(PrivateArrays, ASmallDynamicallyIndexedArrayStaysInRegistersUpToTheModelsLimit) {
+  const MachineModel& amd = BuiltinModel("amd-rdna2");
+  ASSERT_EQ(amd.privateArrayRegisterLimit, 64u);
+  ShaderStatistics inRegisters = StatsOf("stats_array_48.comp.spv", "amd-rdna2");
+  EXPECT_EQ(inRegisters.scratchBytes, 0u);
+  EXPECT_EQ(inRegisters.arrayRegisters, 48u);
+  EXPECT_GE(inRegisters.registerDemand, 48u);
+  EXPECT_EQ(inRegisters.spills, 0u);
+  // Beyond the limit: scratch, and no registers for it.
+  ShaderStatistics beyond = StatsOf("stats_array_96.comp.spv", "amd-rdna2");
+  EXPECT_EQ(beyond.scratchBytes, 96u * 4u);
+  EXPECT_EQ(beyond.arrayRegisters, 0u);
+  EXPECT_LT(beyond.registerDemand, 48u);
+  // The same 48 floats on a model whose limit is smaller: scratch.
+  MachineModel small = amd;
+  small.privateArrayRegisterLimit = 32;
+  ShaderStatistics scratch = statistics::ComputeStatistics(CompileCorpus("stats_array_48.comp.spv"), small,
+                                                           VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_EQ(scratch.scratchBytes, 48u * 4u);
+  EXPECT_EQ(scratch.arrayRegisters, 0u);
+  EXPECT_LT(scratch.registerDemand, inRegisters.registerDemand);
+  // An array in registers pins them: with a budget that cannot hold array and values, the values spill.
+  MachineModel tight = amd;
+  tight.registerBudget = 50;
+  ShaderStatistics spilled = statistics::ComputeStatistics(CompileCorpus("stats_array_48.comp.spv"), tight,
+                                                           VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_TRUE(spilled.budgetExceeded);
+  EXPECT_GT(spilled.spills, 0u);
+}
+
+TEST(Dialects, EachDialectNamesWhatItsDriverNames) {
+  auto names = [](StatisticDialect d, VkShaderStageFlagBits stage) {
+    ShaderStatistics s;
+    s.stage = stage;
+    std::vector<std::string> out;
+    for (const statistics::StatisticValue& v : statistics::ListStatistics(s, d)) out.emplace_back(v.descriptor->name);
+    return out;
+  };
+  EXPECT_EQ(names(StatisticDialect::Radv, VK_SHADER_STAGE_COMPUTE_BIT),
+            (std::vector<std::string>{"Driver pipeline hash", "SGPRs", "VGPRs", "Spilled SGPRs", "Spilled VGPRs",
+                                      "Code size", "LDS size", "Scratch size", "Subgroups per SIMD", "Hash",
+                                      "Instructions", "Copies", "Branches", "Latency", "Inverse Throughput",
+                                      "VMEM Clause", "SMEM Clause", "Pre-Sched SGPRs", "Pre-Sched VGPRs"}));
+  EXPECT_EQ(names(StatisticDialect::Nvidia, VK_SHADER_STAGE_COMPUTE_BIT),
+            (std::vector<std::string>{"Register Count", "Binary Size", "Stack Size", "Local Memory Size",
+                                      "Shared Memory Size"}));
+  EXPECT_EQ(names(StatisticDialect::Nvidia, VK_SHADER_STAGE_FRAGMENT_BIT).size(), 4u);
+  EXPECT_EQ(names(StatisticDialect::Anv, VK_SHADER_STAGE_COMPUTE_BIT),
+            (std::vector<std::string>{"Instruction Count", "SEND Count", "Loop Count", "Cycle Count", "Spill Count",
+                                      "Fill Count", "Scratch Memory Size", "Workgroup Memory Size"}));
+  // The device's dialect is the default; the figures behind the names are the same model's.
+  ShaderStatistics amd = StatsOf("stats_array_96.comp.spv", "amd-rdna2");
+  EXPECT_EQ(amd.dialect, StatisticDialect::Radv);
+  EXPECT_EQ(StatsOf("saxpy.comp.spv", "nvidia-hopper").dialect, StatisticDialect::Nvidia);
+  EXPECT_EQ(StatsOf("saxpy.comp.spv", "intel-xe-igpu").dialect, StatisticDialect::Anv);
+  EXPECT_EQ(StatsOf("saxpy.comp.spv", "mali-g78").dialect, StatisticDialect::Crashtest);
+  EXPECT_EQ(StatsOf("saxpy.comp.spv", "default").dialect, StatisticDialect::Crashtest);
+  auto value = [](const ShaderStatistics& s, StatisticDialect d, std::string_view key) {
+    return statistics::FindStatistic(key, d)->value(s);
+  };
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "scratchSize"), amd.scratchBytes * 64);  // per wave64
+  EXPECT_EQ(value(amd, StatisticDialect::Crashtest, "scratchSize"), amd.scratchBytes);  // per invocation
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "vgprs"), amd.registersAllocated);
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "sgprs"), amd.scalarRegisters);
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "subgroupsPerSimd"), amd.subgroupsPerCore / 2);
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "sgprs"), 128u);  // RDNA gives every wave a fixed SGPR block
+  EXPECT_EQ(value(amd, StatisticDialect::Radv, "preSchedVgprs"), amd.registerDemand);
+  EXPECT_EQ(ListStatistics(amd).front().descriptor->name, "Driver pipeline hash");
+}
 
 TEST(Representations, ExplainTheNumbers) {
   pipeline::CompiledShader compiled = CompileCorpus("stats_pressure_96.comp.spv");

@@ -163,9 +163,10 @@ TEST_F(SubgroupSizeTest, DefaultIsTheDeviceSubgroupSize) {
   CreateDevice();
   VkPipeline pipeline = Created({});
   EXPECT_EQ(SubgroupSize(pipeline), 64u);
-  EXPECT_EQ(Statistic(pipeline, "Subgroups per workgroup"), 256u / 64u);
-  // amd-rdna2: 64 KiB of workgroup memory per core holds four 16 KiB workgroups of four subgroups each.
-  EXPECT_EQ(Statistic(pipeline, "Subgroups per core"), 4u * 4u);
+  // amd-rdna2 reports RADV's statistics: 64 KiB of workgroup memory per core (a CU of two SIMDs) holds four
+  // 16 KiB workgroups of four subgroups each, eight per SIMD.
+  EXPECT_EQ(Statistic(pipeline, "LDS size"), 16384u);
+  EXPECT_EQ(Statistic(pipeline, "Subgroups per SIMD"), 4u * 4u / 2u);
 }
 
 TEST_F(SubgroupSizeTest, RequiredSizeSetsTheExecutableAndItsStatistics) {
@@ -174,15 +175,13 @@ TEST_F(SubgroupSizeTest, RequiredSizeSetsTheExecutableAndItsStatistics) {
   VkPipeline wave32 = Created({.requiredSubgroupSize = 32});
   EXPECT_EQ(SubgroupSize(wave64), 64u);
   EXPECT_EQ(SubgroupSize(wave32), 32u);
-  EXPECT_EQ(Statistic(wave64, "Subgroups per workgroup"), 4u);
-  EXPECT_EQ(Statistic(wave32, "Subgroups per workgroup"), 8u);
-  // The same four workgroups fit, each now eight subgroups of 32: 32, which is also the hardware cap.
-  EXPECT_EQ(Statistic(wave64, "Subgroups per core"), 16u);
-  EXPECT_EQ(Statistic(wave32, "Subgroups per core"), 32u);
+  // The same four workgroups fit, each now eight subgroups of 32: 32 per CU (also the hardware cap), 16 per SIMD.
+  EXPECT_EQ(Statistic(wave64, "Subgroups per SIMD"), 8u);
+  EXPECT_EQ(Statistic(wave32, "Subgroups per SIMD"), 16u);
   // What the shader is does not change; the hash covers the subgroup size.
   EXPECT_EQ(Statistic(wave32, "Instructions"), Statistic(wave64, "Instructions"));
-  EXPECT_EQ(Statistic(wave32, "Registers"), Statistic(wave64, "Registers"));
-  EXPECT_NE(Statistic(wave32, "Shader hash"), Statistic(wave64, "Shader hash"));
+  EXPECT_EQ(Statistic(wave32, "VGPRs"), Statistic(wave64, "VGPRs"));
+  EXPECT_NE(Statistic(wave32, "Hash"), Statistic(wave64, "Hash"));
 }
 
 TEST_F(SubgroupSizeTest, VaryingSizeAndFullSubgroupsAreAccepted) {

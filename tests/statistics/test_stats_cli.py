@@ -56,7 +56,7 @@ class Single(unittest.TestCase):
         self.assertIn("(limited by registers)", r.stdout)
 
     def test_json_matches_text(self):
-        d = stats_json(shader("saxpy.comp.spv"), "--device", "amd-rdna2")
+        d = stats_json(shader("saxpy.comp.spv"), "--device", "amd-rdna2", "--dialect", "crashtest")
         self.assertEqual(d["stage"], "compute")
         self.assertEqual(d["entryPoint"], "main")
         self.assertEqual(d["subgroupSize"], 64)
@@ -64,8 +64,9 @@ class Single(unittest.TestCase):
         s = d["statistics"]
         self.assertRegex(s["hash"], r"^0x[0-9a-f]{16}$")
         self.assertIs(s["registerBudgetExceeded"], False)
-        self.assertEqual(s["registers"] % 16, 0)
-        text = run(shader("saxpy.comp.spv"), "--device", "amd-rdna2").stdout
+        self.assertEqual(s["registers"] % 8, 0)
+        self.assertEqual(d["dialect"], "crashtest")
+        text = run(shader("saxpy.comp.spv"), "--device", "amd-rdna2", "--dialect", "crashtest").stdout
         self.assertIn("  Instructions" + " " * (34 - len("Instructions")) + str(s["instructions"]) + "\n", text)
 
     def test_device_by_name_prefix_and_profile_file_agree(self):
@@ -82,7 +83,8 @@ class Single(unittest.TestCase):
 
     def test_devices_differ_where_models_differ(self):
         mali = stats_json(shader("stats_pressure_96.comp.spv"), "--device", "mali-g78")["statistics"]
-        amd = stats_json(shader("stats_pressure_96.comp.spv"), "--device", "amd-rdna2")["statistics"]
+        amd = stats_json(shader("stats_pressure_96.comp.spv"), "--device", "amd-rdna2",
+                         "--dialect", "crashtest")["statistics"]
         self.assertEqual(mali["instructions"], amd["instructions"])
         self.assertGreater(mali["spills"], 0)
         self.assertEqual(amd["spills"], 0)
@@ -105,6 +107,65 @@ class Single(unittest.TestCase):
         self.assertIn("; register demand", r.stdout)
         self.assertIn("; live ", r.stdout)
         self.assertIn("spill %", r.stdout)
+
+
+class Dialects(unittest.TestCase):
+    RADV = ["Driver pipeline hash", "SGPRs", "VGPRs", "Spilled SGPRs", "Spilled VGPRs", "Code size", "LDS size",
+            "Scratch size", "Subgroups per SIMD", "Hash", "Instructions", "Copies", "Branches", "Latency",
+            "Inverse Throughput", "VMEM Clause", "SMEM Clause", "Pre-Sched SGPRs", "Pre-Sched VGPRs"]
+
+    def test_each_vendor_device_speaks_its_driver_s_words(self):
+        r = run(shader("stats_array_96.comp.spv"), "--device", "amd-rdna2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("radv statistics", r.stdout)
+        for name in self.RADV:
+            self.assertIn("\n  " + name + " ", r.stdout)
+        self.assertNotIn("Subgroups per core", r.stdout)
+        nvidia = stats_json(shader("stats_shared_4k.comp.spv"), "--device", "nvidia-hopper")
+        self.assertEqual(nvidia["dialect"], "nvidia")
+        self.assertEqual(set(nvidia["statistics"]), {"registerCount", "binarySize", "stackSize", "localMemorySize",
+                                                     "sharedMemorySize"})
+        self.assertEqual(nvidia["statistics"]["sharedMemorySize"], 4096)
+        intel = stats_json(shader("saxpy.comp.spv"), "--device", "intel-xe-igpu")
+        self.assertEqual(intel["dialect"], "anv")
+        self.assertIn("sendCount", intel["statistics"])
+        self.assertEqual(stats_json(shader("saxpy.comp.spv"))["dialect"], "crashtest")
+        self.assertEqual(stats_json(shader("saxpy.comp.spv"), "--device", "mali-g78")["dialect"], "crashtest")
+
+    def test_units_follow_the_dialect(self):
+        # RADV's scratch is per subgroup (64 invocations on amd-rdna2), ours per invocation; 96 floats = 384 bytes.
+        ours = stats_json(shader("stats_array_96.comp.spv"), "--device", "amd-rdna2", "--dialect", "crashtest")
+        radv = stats_json(shader("stats_array_96.comp.spv"), "--device", "amd-rdna2")
+        self.assertEqual(ours["statistics"]["scratchSize"], 384)
+        self.assertEqual(radv["statistics"]["scratchSize"], 384 * 64)
+        self.assertEqual(radv["statistics"]["vgprs"], ours["statistics"]["registers"])
+        self.assertEqual(radv["statistics"]["sgprs"], ours["statistics"]["scalarRegisters"])
+        self.assertEqual(radv["statistics"]["driverPipelineHash"], ours["statistics"]["hash"])
+        # The 48-float array stays in registers on the AMD model: no scratch in either dialect.
+        self.assertEqual(stats_json(shader("stats_array_48.comp.spv"), "--device", "amd-rdna2")
+                         ["statistics"]["scratchSize"], 0)
+
+    def test_dialect_option_and_its_gate(self):
+        d = stats_json(shader("saxpy.comp.spv"), "--dialect", "radv")
+        self.assertEqual(d["dialect"], "radv")
+        self.assertIn("vgprs", d["statistics"])
+        r = run("--compare", shader("stats_compare_before.comp.spv"), shader("stats_compare_after.comp.spv"),
+                "--device", "amd-rdna2", "--json")
+        g = json.loads(r.stdout)["gated"]
+        self.assertEqual(g, ["spilledSgprs", "spilledVgprs", "scratchSize", "vgprs", "subgroupsPerSimd"])
+        r = run(shader("saxpy.comp.spv"), "--dialect", "amdgpu")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown dialect 'amdgpu'", r.stderr)
+        r = run("--compare", shader("saxpy.comp.spv"), shader("saxpy.comp.spv"), "--device", "amd-rdna2",
+                "--fail-on", "spills")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("radv statistics", r.stderr)
+
+    def test_ir_listing_marks_uniform_values(self):
+        r = run(shader("stats_uniform_loop.comp.spv"), "--device", "amd-rdna2", "--ir")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(", uniform\n", r.stdout)
+        self.assertIn("; scalar registers: demand", r.stdout)
 
 
 class Errors(unittest.TestCase):

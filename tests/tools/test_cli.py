@@ -12,7 +12,7 @@ import sys
 import unittest
 
 EXE = SHARED = OWN = ""
-BUILTINS = ["amd-rdna2", "default", "intel-xe-igpu", "mali-g78"]
+BUILTINS = ["amd-rdna2", "default", "intel-xe-igpu", "mali-g78", "nvidia-hopper"]
 
 
 def run(*args, config=None, extra_env=None):

@@ -40,6 +40,7 @@ class ValueSet {
   bool Test(ir::ValueId v) const { return (bits_[v >> 6] >> (v & 63)) & 1; }
   void Set(ir::ValueId v) { bits_[v >> 6] |= uint64_t{1} << (v & 63); }
   void Reset(ir::ValueId v) { bits_[v >> 6] &= ~(uint64_t{1} << (v & 63)); }
+  void Clear() { std::fill(bits_.begin(), bits_.end(), 0); }
   // this |= other & ~mask; returns whether this changed.
   bool UnionWithout(const ValueSet& other, const ValueSet* mask) {
     bool changed = false;
@@ -112,30 +113,49 @@ Liveness Liveness::Build(const ir::Module& module) {
     if (tracked(v)) components[v] = RegisterComponents(module, module.values[v].type);
   result.liveIn_.resize(n);
   result.liveOut_.resize(n);
-  result.blockStart_.resize(n + 1, 0);
-  result.liveInComponents_.resize(n, 0);
-  for (ir::BlockId b = 0; b < n; ++b)
-    result.blockStart_[b + 1] = result.blockStart_[b] + static_cast<uint32_t>(blocks[b].instructions.size());
-  result.pressure_.assign(result.blockStart_[n], 0);
-
   for (ir::BlockId b = 0; b < n; ++b) {
     liveIn[b].ForEach([&](ir::ValueId v) { result.liveIn_[b].push_back(v); });
     liveOut[b].ForEach([&](ir::ValueId v) { result.liveOut_[b].push_back(v); });
-    ValueSet live = liveOut[b];
+  }
+  result.ComputePressure(module, components);
+  return result;
+}
+
+Liveness Liveness::WithComponents(const ir::Module& module, std::span<const uint32_t> components) const {
+  Liveness result;
+  result.liveIn_ = liveIn_;
+  result.liveOut_ = liveOut_;
+  result.ComputePressure(module, components);
+  return result;
+}
+
+template <typename Record, typename RecordLiveIn>
+uint32_t Liveness::WalkPressure(const ir::Module& module, std::span<const uint32_t> components, Record&& record,
+                                RecordLiveIn&& recordLiveIn) const {
+  const auto& blocks = module.function.blocks;
+  auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
+  uint32_t peak = 0;
+  ValueSet live(module.values.size());
+  for (ir::BlockId b = 0; b < blocks.size(); ++b) {
     uint32_t sum = 0;
-    live.ForEach([&](ir::ValueId v) { sum += components[v]; });
+    for (ir::ValueId v : liveOut_[b]) {
+      live.Set(v);
+      sum += components[v];
+    }
     const auto& instructions = blocks[b].instructions;
     uint32_t liveInSum = 0;
-    for (ir::ValueId v : result.liveIn_[b]) liveInSum += components[v];
-    result.liveInComponents_[b] = liveInSum;
+    for (ir::ValueId v : liveIn_[b]) liveInSum += components[v];
+    recordLiveIn(b, liveInSum);
+    peak = std::max(peak, liveInSum);
     for (size_t i = instructions.size(); i-- > 0;) {
       const ir::Instruction& inst = instructions[i];
-      uint32_t& pressure = result.pressure_[result.blockStart_[b] + i];
       if (inst.op == spv::OpPhi) {
-        pressure = liveInSum;
+        record(b, static_cast<uint32_t>(i), liveInSum);
         continue;
       }
-      pressure = sum + (inst.result != kNone && !live.Test(inst.result) ? components[inst.result] : 0);
+      uint32_t pressure = sum + (inst.result != kNone && !live.Test(inst.result) ? components[inst.result] : 0);
+      record(b, static_cast<uint32_t>(i), pressure);
+      peak = std::max(peak, pressure);
       if (inst.result != kNone && live.Test(inst.result)) {
         live.Reset(inst.result);
         sum -= components[inst.result];
@@ -149,10 +169,27 @@ Liveness Liveness::Build(const ir::Module& module) {
         }
       }
     }
-    result.maxLive_ = std::max(result.maxLive_, liveInSum);
+    live.Clear();
   }
-  for (uint32_t p : result.pressure_) result.maxLive_ = std::max(result.maxLive_, p);
-  return result;
+  return peak;
+}
+
+void Liveness::ComputePressure(const ir::Module& module, std::span<const uint32_t> components) {
+  const auto& blocks = module.function.blocks;
+  const size_t n = blocks.size();
+  blockStart_.assign(n + 1, 0);
+  liveInComponents_.assign(n, 0);
+  for (ir::BlockId b = 0; b < n; ++b)
+    blockStart_[b + 1] = blockStart_[b] + static_cast<uint32_t>(blocks[b].instructions.size());
+  pressure_.assign(blockStart_[n], 0);
+  maxLive_ = WalkPressure(
+      module, components,
+      [&](ir::BlockId b, uint32_t i, uint32_t pressure) { pressure_[blockStart_[b] + i] = pressure; },
+      [&](ir::BlockId b, uint32_t sum) { liveInComponents_[b] = sum; });
+}
+
+uint32_t Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const {
+  return WalkPressure(module, components, [](ir::BlockId, uint32_t, uint32_t) {}, [](ir::BlockId, uint32_t) {});
 }
 
 }  // namespace crashtest::analysis

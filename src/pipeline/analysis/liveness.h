@@ -32,7 +32,20 @@ class Liveness {
   uint32_t LiveInComponents(ir::BlockId block) const { return liveInComponents_[block]; }
   uint32_t MaxLiveComponents() const { return maxLive_; }
 
+  // The same live sets with each value weighted by `components[value]` instead of RegisterComponents: the
+  // demand on one register file when values are split between files (0 for a value the file does not hold).
+  Liveness WithComponents(const ir::Module& module, std::span<const uint32_t> components) const;
+  // Only the peak of WithComponents(module, components).MaxLiveComponents(), without building the tables.
+  uint32_t MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const;
+
  private:
+  void ComputePressure(const ir::Module& module, std::span<const uint32_t> components);
+  // Walks every instruction backwards from the live-out sets; `record(block, index, pressure)` per instruction
+  // (phis get the block's live-in sum), `recordLiveIn(block, sum)` per block. Returns the peak.
+  template <typename Record, typename RecordLiveIn>
+  uint32_t WalkPressure(const ir::Module& module, std::span<const uint32_t> components, Record&& record,
+                        RecordLiveIn&& recordLiveIn) const;
+
   std::vector<std::vector<ir::ValueId>> liveIn_, liveOut_;
   std::vector<uint32_t> blockStart_;  // first index of each block in pressure_
   std::vector<uint32_t> pressure_;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "pipeline/analysis/liveness.h"
+#include "pipeline/analysis/uniformity.h"
 #include "pipeline/analysis/loops.h"
 #include "pipeline/lowering/lower_spirv.h"
 #include "pipeline/spirv_tables.h"
@@ -247,16 +248,22 @@ std::string Print(const Module& module, const PrintOptions& options) {
     }
     if (options.liveness != nullptr)
       Append(notes, "%s live-in %u", notes.empty() ? "" : ",", options.liveness->LiveInComponents(b));
+    if (options.uniformity != nullptr && options.uniformity->IsDivergentBranch(b))
+      Append(notes, "%s divergent branch", notes.empty() ? "" : ",");
     if (!notes.empty()) out += "  ;" + notes;
     out += "\n";
     for (uint32_t i = 0; i < block.instructions.size(); ++i) {
       size_t lineStart = out.size();
       out += "  ";
       AppendInstruction(module, block.instructions[i], out);
-      if (options.liveness != nullptr) {
+      const bool uniform = options.uniformity != nullptr && block.instructions[i].result != kNone &&
+                           options.uniformity->IsUniform(block.instructions[i].result);
+      if (options.liveness != nullptr || uniform) {
         size_t width = out.size() - lineStart;
         if (width < 60) out.append(60 - width, ' ');
-        Append(out, "  ; live %u", options.liveness->LiveComponentsAt(b, i));
+        out += "  ;";
+        if (options.liveness != nullptr) Append(out, " live %u", options.liveness->LiveComponentsAt(b, i));
+        if (uniform) out += options.liveness != nullptr ? ", uniform" : " uniform";
       }
       out += "\n";
     }

@@ -9,6 +9,7 @@
 namespace crashtest::analysis {
 class LoopInfo;
 class Liveness;
+class Uniformity;
 }  // namespace crashtest::analysis
 
 namespace crashtest::ir {
@@ -16,6 +17,8 @@ namespace crashtest::ir {
 struct PrintOptions {
   const analysis::LoopInfo* loops = nullptr;     // adds loop depth and trip counts to block labels
   const analysis::Liveness* liveness = nullptr;  // adds "live N" (32-bit components) to every instruction
+  // adds "uniform" to results the whole subgroup shares and "divergent branch" to blocks that split it
+  const analysis::Uniformity* uniformity = nullptr;
 };
 
 std::string Print(const Module& module, const PrintOptions& options = {});

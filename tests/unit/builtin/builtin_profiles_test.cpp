@@ -30,10 +30,11 @@ const json& Properties(const json& profile, const char* structName) {
   return Device(profile).at("properties").at(structName);
 }
 
-TEST(BuiltinProfiles, LibraryHoldsTheFourClassesSortedByName) {
+TEST(BuiltinProfiles, LibraryHoldsTheFiveClassesSortedByName) {
   std::vector<std::string> names;
   for (const BuiltinProfile& p : BuiltinProfiles()) names.emplace_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"amd-rdna2", "default", "intel-xe-igpu", "mali-g78"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"amd-rdna2", "default", "intel-xe-igpu", "mali-g78",
+                                              "nvidia-hopper"}));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
 }
 
@@ -188,7 +189,8 @@ TEST(BuiltinProfiles, EachProfileIsTrueToItsClass) {
   };
   for (const Expected& e : {Expected{"amd-rdna2", 0x1002, "VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU", 64, true, 3},
                             Expected{"intel-xe-igpu", 0x8086, "VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU", 32, true, 1},
-                            Expected{"mali-g78", 0x13B5, "VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU", 16, false, 1}}) {
+                            Expected{"mali-g78", 0x13B5, "VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU", 16, false, 1},
+                            Expected{"nvidia-hopper", 0x10DE, "VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU", 32, true, 2}}) {
     SCOPED_TRACE(e.name);
     json profile = Parse(e.name);
     const json& props = Properties(profile, "VkPhysicalDeviceProperties");

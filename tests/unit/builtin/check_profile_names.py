@@ -24,7 +24,10 @@ SCALAR_TYPES_FLOAT = {"float", "double"}
 TOP_LEVEL_KEYS = {"$schema", "capabilities", "profiles", "crashtest"}
 CAPABILITY_KEYS = {"extensions", "features", "properties", "formats", "queueFamiliesProperties"}
 MACHINE_KEYS = {"registerBudget", "registerFilePerLane", "allocationGranule", "maxSubgroupsPerCore",
-                "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "latency"}
+                "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "simdsPerCore",
+                "scalarRegisterBudget", "scalarAllocationGranule", "privateArrayRegisterLimit", "statisticDialect",
+                "latency"}
+DIALECTS = {"crashtest", "radv", "nvidia", "anv"}
 LATENCY_KEYS = {"alu", "transcendental", "memory", "shared", "texture", "branch", "barrier", "atomic"}
 
 
@@ -279,6 +282,8 @@ class Checker:
         for key in machine:
             if key not in MACHINE_KEYS:
                 self.problem("%s.machine.%s" % (path, key), "unknown machine-model key")
+        if "statisticDialect" in machine and machine["statisticDialect"] not in DIALECTS:
+            self.problem("%s.machine.statisticDialect" % path, "unknown statistic dialect")
         for key in machine.get("latency", {}):
             if key not in LATENCY_KEYS:
                 self.problem("%s.machine.latency.%s" % (path, key), "unknown latency class")

@@ -147,6 +147,33 @@ TEST(ProfileReader, ReadsTheCrashtestKey) {
   EXPECT_EQ(Member<decltype(uuid)>(d, "VkPhysicalDeviceIDProperties", "deviceUUID"), uuid);
 }
 
+TEST(ProfileReader, ReadsTheStatisticsDialectAndScalarUnit) {
+  const char* good = R"({"capabilities": {"d": {"properties": {"VkPhysicalDeviceProperties": {
+      "apiVersion": "1.1.0", "deviceName": "X", "vendorID": 1, "deviceID": 2,
+      "deviceType": "VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU"}}}},
+      "crashtest": {"machine": {"statisticDialect": "nvidia", "scalarRegisterBudget": 63, "simdsPerCore": 4,
+                                "scalarAllocationGranule": 1, "privateArrayRegisterLimit": 16}}})";
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  ASSERT_TRUE(ReadProfileText(good, {"good.json", "", false}, d, diagnostics)) << AllMessages(diagnostics);
+  EXPECT_EQ(d.machine.dialect, StatisticDialect::Nvidia);
+  EXPECT_EQ(d.machine.scalarRegisterBudget, 63u);
+  EXPECT_EQ(d.machine.simdsPerCore, 4u);
+  EXPECT_EQ(d.machine.scalarAllocationGranule, 1u);
+  EXPECT_EQ(d.machine.privateArrayRegisterLimit, 16u);
+  // Without the keys: crashtest's own statistics and no scalar unit.
+  EXPECT_EQ(DefaultMachine(VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU).dialect, StatisticDialect::Crashtest);
+  EXPECT_EQ(DefaultMachine(VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU).scalarRegisterBudget, 0u);
+  std::string bad = good;
+  bad.replace(bad.find("\"nvidia\""), 8, "\"amdgpu\"");
+  DeviceDescription e;
+  Diagnostics badDiagnostics;
+  EXPECT_FALSE(ReadProfileText(bad, {"bad.json", "", false}, e, badDiagnostics));
+  std::string messages = AllMessages(badDiagnostics);
+  EXPECT_NE(messages.find("statisticDialect"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("\"radv\""), std::string::npos) << messages;
+}
+
 TEST(ProfileReader, DefaultsByDeviceTypeAndStableDerivedUuids) {
   const char* text = R"({"capabilities": {"d": {"properties": {"VkPhysicalDeviceProperties": {
       "apiVersion": "1.1.0", "deviceName": "X", "vendorID": 1, "deviceID": 2,
