@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -329,9 +330,25 @@ int Compare(const Analysed& before, const Analysed& after, const Context& contex
 }
 
 // Many files (or a directory): one row per shader with the figures CI dashboards track, or one JSON object.
+// The summary's columns in each dialect's keys: instructions, registers, spills, occupancy, cycles (or what the
+// dialect has closest to them).
+std::span<const std::string_view> SummaryColumns(StatisticDialect dialect) {
+  static constexpr std::string_view kCrashtest[] = {"instructions", "registers", "spills", "subgroupsPerCore",
+                                                    "estimatedCycles"};
+  static constexpr std::string_view kRadv[] = {"instructions", "vgprs", "spilledVgprs", "subgroupsPerSimd", "latency"};
+  static constexpr std::string_view kNvidia[] = {"registerCount", "binarySize", "localMemorySize", "sharedMemorySize"};
+  static constexpr std::string_view kAnv[] = {"instructionCount", "spillCount", "fillCount", "scratchMemorySize",
+                                              "cycleCount"};
+  switch (dialect) {
+    case StatisticDialect::Radv: return kRadv;
+    case StatisticDialect::Nvidia: return kNvidia;
+    case StatisticDialect::Anv: return kAnv;
+    default: return kCrashtest;
+  }
+}
+
 int Summarise(const std::vector<StatsInput>& inputs, const ParsedArgs& args, const Context& context, bool json) {
-  static constexpr std::string_view kColumns[] = {"instructions", "registers", "spills", "subgroupsPerCore",
-                                                  "estimatedCycles"};
+  const std::span<const std::string_view> kColumns = SummaryColumns(context.dialect);
   nlohmann::json shaders = nlohmann::json::array();
   nlohmann::json failed = nlohmann::json::array();
   std::size_t width = 6;
@@ -365,7 +382,7 @@ int Summarise(const std::vector<StatsInput>& inputs, const ParsedArgs& args, con
     std::string stage = statistics::StageName(a.stats.stage);
     stage.resize(std::max<std::size_t>(stage.size() + 1, 12), ' ');  // "tessellation control" is the longest
     std::cout << "  " << name << stage;
-    const auto values = statistics::ListStatistics(a.stats);
+    const auto values = statistics::ListStatistics(a.stats, context.dialect);
     for (std::string_view k : kColumns) {
       std::string cell = "-";
       for (const StatisticValue& v : values)
