@@ -204,6 +204,11 @@ bool ParseFailOn(const std::string& list, StatisticDialect dialect, std::vector<
   return true;
 }
 
+// Hashes ("hash", RADV's "driverPipelineHash") identify a shader; a difference of two is meaningless.
+bool IsHash(const StatisticDescriptor& d) {
+  return d.key == "hash" || (d.key.size() > 4 && d.key.substr(d.key.size() - 4) == "Hash");
+}
+
 const Tolerance* FindTolerance(const std::vector<Tolerance>& tolerances, const StatisticDescriptor& d) {
   for (const Tolerance& t : tolerances)
     if (t.statistic == &d) return &t;
@@ -239,10 +244,11 @@ Comparison CompareStatistics(const Analysed& before, const Analysed& after,
     const bool isGated = std::find(gated.begin(), gated.end(), &d) != gated.end();
     const bool regressed = isGated && Regressed(d, vb, va, FindTolerance(tolerances, d));
     if (regressed) c.regressions.push_back(d.key);
-    if (d.key != "hash") {
+    if (!IsHash(d)) {
+      // Unsigned difference, then two's complement: defined for any pair of values.
       c.deltas[std::string(d.key)] = d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR
                                          ? static_cast<int64_t>(va) - static_cast<int64_t>(vb)
-                                         : static_cast<int64_t>(a->value.u64) - static_cast<int64_t>(b.value.u64);
+                                         : static_cast<int64_t>(a->value.u64 - b.value.u64);
     }
     c.rows.push_back({&d, FormatValue(b), FormatValue(*a), vb, va, regressed});
   }
@@ -251,7 +257,7 @@ Comparison CompareStatistics(const Analysed& before, const Analysed& after,
 
 std::string DeltaText(const ComparedStatistic& r) {
   const StatisticDescriptor& d = *r.descriptor;
-  if (d.key == "hash" || d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR)
+  if (IsHash(d) || d.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR)
     return r.before == r.after ? "same" : "changed";
   const int64_t delta = static_cast<int64_t>(r.afterValue) - static_cast<int64_t>(r.beforeValue);
   char text[64];

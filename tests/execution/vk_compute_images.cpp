@@ -156,7 +156,8 @@ bool ImageResources::Create(const std::vector<ImageSpec>& specs, std::string* er
                                            : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
       if (!CreateBuffer(words * 4, usage, &buffer, error)) return false;
       res.buffer = buffer.buffer, res.memory = buffer.memory, res.mapped = buffer.mapped;
-      std::memcpy(res.mapped, spec.contents.data(), std::min(spec.contents.size(), words) * 4);
+      if (!spec.contents.empty())
+        std::memcpy(res.mapped, spec.contents.data(), std::min(spec.contents.size(), words) * 4);
       VkBufferViewCreateInfo view{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
       view.buffer = res.buffer;
       view.format = spec.format;
@@ -201,7 +202,8 @@ bool ImageResources::Create(const std::vector<ImageSpec>& specs, std::string* er
     // Upload every level through a staging buffer, then leave the image in GENERAL for the shader.
     Staging staging;
     if (!CreateBuffer(words * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &staging, error)) return false;
-    std::memcpy(staging.mapped, spec.contents.data(), std::min(spec.contents.size(), words) * 4);
+    if (!spec.contents.empty())
+      std::memcpy(staging.mapped, spec.contents.data(), std::min(spec.contents.size(), words) * 4);
     const bool ok = Submit(
         [&](VkCommandBuffer cb) {
           VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
