@@ -311,6 +311,7 @@ bool Builder::Run() {
   x_.entryPoint = entry.name;
   x_.sourceFiles = m_.sourceFiles;
   for (int i = 0; i < 3; ++i) x_.localSize[i] = std::max(1u, entry.localSize[i]);
+  if (m_.function.blocks.empty()) return FailText("a shader without a body");
   if (!AssignConstants()) return false;
   if (!AssignGlobals()) return false;
   if (!AssignFunctionVariables()) return false;

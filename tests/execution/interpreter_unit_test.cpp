@@ -39,7 +39,10 @@ std::shared_ptr<const Executable> Build(const std::string& path) {
   pipeline::CompileOptions options;
   pipeline::CompiledShader compiled;
   pipeline::CompileError error;
-  EXPECT_TRUE(pipeline::Compile(words, options, &compiled, &error)) << path << ": " << error.message;
+  if (!pipeline::Compile(words, options, &compiled, &error)) {
+    ADD_FAILURE() << path << ": " << error.message;
+    return nullptr;
+  }
   std::string message;
   auto exe = BuildExecutable(compiled.module, &message);
   EXPECT_NE(exe, nullptr) << path << ": " << message;
