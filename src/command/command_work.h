@@ -12,7 +12,7 @@ enum CommandWork : uint8_t {
   kWorkBlocks = 1,   // may block until something outside the submission happens: vkCmdWaitEvents waits for the host
                      // or another queue; vkCmdCopyQueryPoolResults with WAIT for queries of other work
   kWorkShader = 2,   // runs the shader interpreter for an unbounded time: dispatches
-  kWorkDraw = 4,     // draws (counted today; rasterised some day)
+  kWorkDraw = 4,     // draws: rasterised, with vertex and fragment shaders on the interpreter
 };
 
 constexpr uint8_t CommandWorkOf(CommandOp op) {

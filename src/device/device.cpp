@@ -239,10 +239,4 @@ Queue* Device::FindQueue(uint32_t familyIndex, uint32_t index, VkDeviceQueueCrea
   return nullptr;
 }
 
-void Device::WarnDrawsNotRasterised() {
-  if (warnedDraws_.exchange(true, std::memory_order_relaxed)) return;
-  CT_WARN("draws are recorded and counted but not rasterised yet: attachments keep their load-op and clear "
-          "contents (docs/execution.md)");
-}
-
 }  // namespace crashtest

@@ -47,8 +47,6 @@ class Device : public DispatchableObject {
   Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator);
   ~Device();
 
-  // Logs once per device that draws are recorded and counted but not rasterised yet (docs/execution.md).
-  void WarnDrawsNotRasterised();
 
  private:
   VkResult Initialize(const VkDeviceCreateInfo& createInfo);
@@ -66,7 +64,6 @@ class Device : public DispatchableObject {
   std::map<VkStructureType, StructBlob> enabledFeatureStructs_;
   std::vector<Queue*> queues_;
   std::unique_ptr<FaultEngine> faults_;
-  std::atomic<bool> warnedDraws_{false};
 };
 
 }  // namespace crashtest

@@ -118,6 +118,7 @@ struct ImageInstruction {
   bool compare = false;          // the Dref variants
   bool gather = false;           // OpImageGather / OpImageDrefGather
   bool integerCoordinates = false;
+  bool implicitLod = false;      // a fragment shader's *ImplicitLod: the LOD comes from the quad's derivatives
   uint8_t coordinateCount = 0;   // components of the coordinate operand
   uint8_t valueCount = 4;        // components of the result (or of the texel written)
   uint8_t valueKind = 0;         // the result's (or written texel's) Scalar (lane_access.h)
@@ -133,6 +134,28 @@ struct BuiltinInput {
   uint32_t builtIn = 0;  // spv::BuiltIn
   uint32_t word = 0;     // private-memory word offset
   uint32_t words = 1;    // its slot count
+};
+
+// One location of a graphics stage's user-defined (Location-decorated) input or output, in the invocation's
+// private memory: `components` consecutive words from `word` hold components [component, component + components)
+// of the location. A vertex input is filled from its attribute, a fragment input interpolated from the vertex
+// stage's output of the same location and component, a fragment output blended into colour attachment `location`.
+struct InterfaceSlot {
+  uint32_t location = 0;
+  uint32_t component = 0;
+  uint32_t word = 0;
+  uint8_t components = 4;
+  uint8_t kind = 0;          // the components' Scalar (ops/lane_access.h)
+  bool flat = false;         // Flat (or an integer, which must be Flat): the provoking vertex's value
+  bool noPerspective = false;
+};
+
+// A built-in output (Position, PointSize, ClipDistance, CullDistance, FragDepth, SampleMask, ...) in the
+// invocation's private memory.
+struct BuiltinOutput {
+  uint32_t builtIn = 0;
+  uint32_t word = 0;
+  uint32_t words = 1;
 };
 
 // Where an operation came from: for fault reports and the IR listing.
@@ -171,6 +194,12 @@ struct Executable {
   uint32_t imageSlots = 0;                   // entries of the image table (fixed-size arrays)
   std::vector<ImageInstruction> imageInstructions;
   std::vector<BuiltinInput> builtins;
+  // Graphics stages: the execution model (spv::ExecutionModel), user-defined inputs and outputs by location,
+  // built-in outputs, and whether fragment quads must keep their helper lanes for derivatives.
+  uint32_t executionModel = 5;  // GLCompute
+  std::vector<InterfaceSlot> inputs, outputs;
+  std::vector<BuiltinOutput> builtinOutputs;
+  bool usesDerivatives = false;
   bool usesBarriers = false;
   bool usesSubgroupOps = false;
   bool usesPhysicalAddresses = false;

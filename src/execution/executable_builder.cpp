@@ -53,6 +53,10 @@ class Builder {
   bool WriteConstant(ir::ValueId v);
   bool AssignGlobals();
   bool AssignFunctionVariables();
+  // A graphics stage's input or output variable at private word `word`: its built-ins and locations.
+  bool AssignInterface(const ir::Global& global, ir::TypeId pointee, uint32_t word, uint32_t words);
+  bool AddLocations(const ir::Global& global, ir::TypeId type, uint32_t* location, uint32_t word,
+                    std::vector<InterfaceSlot>* out);
   void AssignResults();
   void OrderBlocks();
   bool EmitBlock(ir::BlockId irBlock);
@@ -188,10 +192,8 @@ bool Builder::AssignGlobals() {
         initial = x_.privateWords;
         const uint32_t words = layout_.Slots(pointee);
         x_.privateWords += words;
-        if (global.storageClass == spv::StorageClassInput) {
-          if (global.builtIn == kNone)
-            return FailText("an input variable without a BuiltIn decoration (\"" + global.name + "\")");
-          x_.builtins.push_back(BuiltinInput{global.builtIn, static_cast<uint32_t>(initial), words});
+        if (global.storageClass == spv::StorageClassInput || global.storageClass == spv::StorageClassOutput) {
+          if (!AssignInterface(global, pointee, static_cast<uint32_t>(initial), words)) return false;
         }
         if (global.initializer != kNone) privateInits_.push_back({global.value, global.initializer});
         break;
@@ -309,6 +311,7 @@ void Builder::OrderBlocks() {
 bool Builder::Run() {
   const ir::EntryPoint& entry = m_.entryPoint;
   x_.entryPoint = entry.name;
+  x_.executionModel = entry.executionModel;
   x_.sourceFiles = m_.sourceFiles;
   for (int i = 0; i < 3; ++i) x_.localSize[i] = std::max(1u, entry.localSize[i]);
   if (m_.function.blocks.empty()) return FailText("a shader without a body");
@@ -324,6 +327,84 @@ bool Builder::Run() {
     if (!EmitBlock(order_[i])) return false;
   // Scratch for parallel phi copies.
   x_.tempSlot = NewSlots(x_.tempSlots);
+  return true;
+}
+
+bool Builder::AssignInterface(const ir::Global& global, ir::TypeId pointee, uint32_t word, uint32_t words) {
+  const bool input = global.storageClass == spv::StorageClassInput;
+  if (global.builtIn != kNone) {
+    if (input)
+      x_.builtins.push_back(BuiltinInput{global.builtIn, word, words});
+    else
+      x_.builtinOutputs.push_back(BuiltinOutput{global.builtIn, word, words});
+    return true;
+  }
+  const ir::Type& t = m_.types[pointee];
+  if (t.kind == ir::TypeKind::Struct && !t.memberBuiltIns.empty() && t.memberBuiltIns[0] != kNone) {
+    // gl_PerVertex and the like: a block of built-ins, one per member.
+    uint32_t at = word;
+    for (size_t i = 0; i < t.members.size(); ++i) {
+      const uint32_t memberWords = layout_.Slots(t.members[i]);
+      if (i < t.memberBuiltIns.size() && t.memberBuiltIns[i] != kNone) {
+        if (input)
+          x_.builtins.push_back(BuiltinInput{t.memberBuiltIns[i], at, memberWords});
+        else
+          x_.builtinOutputs.push_back(BuiltinOutput{t.memberBuiltIns[i], at, memberWords});
+      }
+      at += memberWords;
+    }
+    return true;
+  }
+  if (m_.entryPoint.executionModel == spv::ExecutionModelGLCompute ||
+      m_.entryPoint.executionModel == spv::ExecutionModelKernel)
+    return FailText("an input variable without a BuiltIn decoration (\"" + global.name + "\")");
+  if (m_.entryPoint.executionModel != spv::ExecutionModelVertex &&
+      m_.entryPoint.executionModel != spv::ExecutionModelFragment)
+    return FailText("tessellation and geometry stages");
+  if (global.location == kNone)
+    return FailText("an interface block without Location decorations (\"" + global.name + "\")");
+  uint32_t location = global.location;
+  return AddLocations(global, pointee, &location, word, input ? &x_.inputs : &x_.outputs);
+}
+
+// "Location Assignment" (Vulkan 1.3, 15.1.4): each array element, matrix column and struct member takes the next
+// location; 32-bit scalars and vectors take one each. 64-bit vectors of three or four components would take two:
+// not executed yet.
+bool Builder::AddLocations(const ir::Global& global, ir::TypeId type, uint32_t* location, uint32_t word,
+                           std::vector<InterfaceSlot>* out) {
+  const ir::Type& t = m_.types[type];
+  switch (t.kind) {
+    case ir::TypeKind::Array:
+    case ir::TypeKind::Matrix: {
+      const uint32_t stride = layout_.Slots(t.element);
+      for (uint32_t i = 0; i < t.count; ++i)
+        if (!AddLocations(global, t.element, location, word + i * stride, out)) return false;
+      return true;
+    }
+    case ir::TypeKind::Struct: {
+      uint32_t at = word;
+      for (ir::TypeId member : t.members) {
+        if (!AddLocations(global, member, location, at, out)) return false;
+        at += layout_.Slots(member);
+      }
+      return true;
+    }
+    default:
+      break;
+  }
+  Scalar kind;
+  if (!layout_.ScalarOf(type, &kind) || SlotsOf(kind) != 1 || kind == Scalar::Bool)
+    return FailText("an interface variable of a 64-bit or non-numeric type (\"" + global.name + "\")");
+  InterfaceSlot slot;
+  slot.location = (*location)++;
+  slot.component = global.component;
+  slot.word = word;
+  slot.components = static_cast<uint8_t>(layout_.Components(type));
+  slot.kind = static_cast<uint8_t>(kind);
+  // Integer fragment inputs must be Flat ("VUID-StandaloneSpirv-Flat-04744"); interpolating them would be wrong.
+  slot.flat = global.flat || !IsFloat(kind);
+  slot.noPerspective = global.noPerspective;
+  out->push_back(slot);
   return true;
 }
 
@@ -674,6 +755,20 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       return true;
     case spv::OpReadClockKHR:
       Emit(&ops::ReadClock, dst, 0, 0, 0, 2, 0);
+      return true;
+    case spv::OpDPdx: case spv::OpDPdy: case spv::OpFwidth: case spv::OpDPdxFine: case spv::OpDPdyFine:
+    case spv::OpFwidthFine: case spv::OpDPdxCoarse: case spv::OpDPdyCoarse: case spv::OpFwidthCoarse:
+      if (result != Scalar::F32) return Fail(inst, "a derivative of a value that is not 32-bit float in");
+      if (m_.entryPoint.executionModel != spv::ExecutionModelFragment)
+        return Fail(inst, "a derivative outside a fragment shader in");
+      x_.usesDerivatives = true;
+      Emit(&ops::Derivative, dst, slot(0), 0, 0, components(inst.type), inst.op);
+      return true;
+    case spv::OpDemoteToHelperInvocation:
+      Emit(&ops::Demote, 0, 0, 0, 0, 0, 0);
+      return true;
+    case spv::OpIsHelperInvocationEXT:
+      Emit(&ops::IsHelperInvocation, dst, 0, 0, 0, 1, 0);
       return true;
     case spv::OpSampledImage: {
       const uint32_t firstExtra = static_cast<uint32_t>(x_.extra.size());
@@ -1084,6 +1179,12 @@ bool Builder::EmitImage(const ir::Instruction& inst, std::span<const uint32_t> o
   ii.proj = op == spv::OpImageSampleProjImplicitLod || op == spv::OpImageSampleProjExplicitLod ||
             op == spv::OpImageSampleProjDrefImplicitLod || op == spv::OpImageSampleProjDrefExplicitLod;
   ii.gather = op == spv::OpImageGather || op == spv::OpImageDrefGather;
+  // Implicit LOD in a fragment shader comes from the quad's derivatives of the coordinate; elsewhere (compute)
+  // there are no neighbours and the level is the base level.
+  ii.implicitLod = m_.entryPoint.executionModel == spv::ExecutionModelFragment &&
+                   (op == spv::OpImageSampleImplicitLod || op == spv::OpImageSampleDrefImplicitLod ||
+                    op == spv::OpImageSampleProjImplicitLod || op == spv::OpImageSampleProjDrefImplicitLod);
+  if (ii.implicitLod) x_.usesDerivatives = true;
 
   // Optional image operands.
   const uint32_t mask = literals.empty() || op == spv::OpImageTexelPointer ? 0u : literals[0];

@@ -113,6 +113,7 @@ void StartSubgroup(SubgroupState& s, uint64_t live) {
   s.stop = false;
   s.instructions = 0;
   s.backEdges = 0;
+  s.killed = 0;
   s.fault = ShaderFault{};
   s.cachedRange = AddressRange{};
 }
@@ -185,8 +186,10 @@ RunResult RunSubgroup(SubgroupState& s) {
         send(block.firstEdge, remaining);
         break;
       }
-      case Terminator::Return:
       case Terminator::Kill:
+        s.killed |= active;
+        break;
+      case Terminator::Return:
       case Terminator::Unreachable:
         break;
     }

@@ -29,6 +29,10 @@ struct SubgroupState {
   uint64_t active = 0;               // the lanes executing the current block
   uint64_t live = 0;                 // the lanes that exist (a partial last subgroup has fewer)
   bool full = false;                 // active == every lane of the subgroup (all `width` lanes)
+  // Fragment quads: lanes that are helper invocations (uncovered pixels of a quad, or demoted), and lanes that
+  // ended with OpKill/OpTerminateInvocation or were demoted (their outputs are discarded).
+  uint64_t helpers = 0;
+  uint64_t killed = 0;
 
   // Control (interpreter.cpp).
   uint64_t* blockMask = nullptr;     // lanes waiting at each block position

@@ -13,6 +13,9 @@ enum class ShaderFaultKind : uint8_t {
   Timeout,       // the dispatch ran past its wall-time or instruction budget
 };
 
+// ShaderFault::op of a fault outside the shader's instructions: a draw's vertex attribute or index fetch.
+inline constexpr uint32_t kFetchOperation = 0xffffffffu;
+
 struct ShaderFault {
   ShaderFaultKind kind = ShaderFaultKind::None;
   uint64_t address = 0;     // the device address accessed (buffer address + offset; the raw address for BDA)

@@ -109,9 +109,41 @@ VkResult ReadFixedFunctionState(const Device& device, const std::string& where,
                             "VUID-VkPipelineTessellationStateCreateInfo-patchControlPoints-01214");
     state->patchControlPoints = points;
   }
-  if (info.pRasterizationState != nullptr)
+  if (info.pRasterizationState != nullptr) {
     state->rasterizerDiscardEnable = info.pRasterizationState->rasterizerDiscardEnable;
+    state->rasterization = *info.pRasterizationState;
+    state->rasterization.pNext = nullptr;
+  }
   if (info.pMultisampleState != nullptr) state->rasterizationSamples = info.pMultisampleState->rasterizationSamples;
+  if (const VkPipelineVertexInputStateCreateInfo* input = info.pVertexInputState) {
+    for (uint32_t i = 0; i < input->vertexBindingDescriptionCount && input->pVertexBindingDescriptions; ++i) {
+      const VkVertexInputBindingDescription& b = input->pVertexBindingDescriptions[i];
+      state->vertexBindings.push_back({b.binding, b.stride, b.inputRate, 1});
+    }
+    if (input->pVertexAttributeDescriptions != nullptr)
+      state->vertexAttributes.assign(input->pVertexAttributeDescriptions,
+                                     input->pVertexAttributeDescriptions + input->vertexAttributeDescriptionCount);
+    if (const auto* divisors = FindInChain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(input->pNext))
+      for (uint32_t i = 0; i < divisors->vertexBindingDivisorCount && divisors->pVertexBindingDivisors; ++i)
+        for (GraphicsState::VertexBinding& b : state->vertexBindings)
+          if (b.binding == divisors->pVertexBindingDivisors[i].binding) b.divisor = divisors->pVertexBindingDivisors[i].divisor;
+  }
+  if (const VkPipelineViewportStateCreateInfo* viewport = info.pViewportState) {
+    if (viewport->pViewports != nullptr)
+      state->viewports.assign(viewport->pViewports, viewport->pViewports + viewport->viewportCount);
+    if (viewport->pScissors != nullptr)
+      state->scissors.assign(viewport->pScissors, viewport->pScissors + viewport->scissorCount);
+  }
+  if (info.pDepthStencilState != nullptr) {
+    state->depthStencil = *info.pDepthStencilState;
+    state->depthStencil.pNext = nullptr;
+  }
+  if (const VkPipelineColorBlendStateCreateInfo* blend = info.pColorBlendState) {
+    if (blend->pAttachments != nullptr)
+      state->blendAttachments.assign(blend->pAttachments, blend->pAttachments + blend->attachmentCount);
+    std::copy(blend->blendConstants, blend->blendConstants + 4, state->blendConstants);
+    state->logicOpEnable = blend->logicOpEnable;
+  }
 
   if (info.renderPass != VK_NULL_HANDLE) {
     const RenderPass& pass = *FromHandle(info.renderPass);

@@ -63,6 +63,23 @@ struct GraphicsState {
   VkFormat depthAttachmentFormat = VK_FORMAT_UNDEFINED;
   VkFormat stencilAttachmentFormat = VK_FORMAT_UNDEFINED;
 
+  // The fixed-function state draws read (src/queue/graphics_draw.cpp), copied from the create info with every
+  // pNext and pointer dropped; a member whose state is dynamic is overridden by the command buffer's value.
+  struct VertexBinding {
+    uint32_t binding = 0, stride = 0;
+    VkVertexInputRate inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+    uint32_t divisor = 1;  // VkPipelineVertexInputDivisorStateCreateInfoEXT
+  };
+  std::vector<VertexBinding> vertexBindings;
+  std::vector<VkVertexInputAttributeDescription> vertexAttributes;
+  std::vector<VkViewport> viewports;
+  std::vector<VkRect2D> scissors;
+  VkPipelineRasterizationStateCreateInfo rasterization{};  // pNext nullptr
+  VkPipelineDepthStencilStateCreateInfo depthStencil{};    // pNext nullptr; all zero without depth/stencil state
+  std::vector<VkPipelineColorBlendAttachmentState> blendAttachments;
+  float blendConstants[4] = {0, 0, 0, 0};
+  bool logicOpEnable = false;
+
   bool IsDynamic(VkDynamicState state) const;
 };
 

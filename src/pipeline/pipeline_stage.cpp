@@ -320,9 +320,11 @@ VkResult CreatePipelineStage(const Device& device, const VkPipelineShaderStageCr
   if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT) {
     if (VkResult limits = CheckComputeLimits(device, out->shader->module, where); limits != VK_SUCCESS) return limits;
     out->executable = execution::BuildExecutable(out->shader->module, &out->executableError);
+  } else if (info.stage == VK_SHADER_STAGE_VERTEX_BIT || info.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+    out->executable = execution::BuildExecutable(out->shader->module, &out->executableError);
+  } else {
+    out->executableError = "tessellation and geometry shaders";
   }
-  else
-    out->executableError = "draws are not rasterised yet";
   // REQUIRE_FULL_SUBGROUPS_BIT: "the subgroup sizes must be launched with all invocations active in the compute
   // stage"; it means nothing to a graphics stage.
   if (info.stage == VK_SHADER_STAGE_COMPUTE_BIT)

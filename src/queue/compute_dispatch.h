@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "command/command_records.h"
+#include "queue/bound_resources.h"
 
 namespace crashtest {
 
-class DescriptorSet;
 class Pipeline;
 class Queue;
 struct PipelineStage;
@@ -38,23 +38,11 @@ class ComputeDispatcher {
   const Pipeline* pipeline() const { return pipeline_; }
 
  private:
-  // Hands a shader's fault to the fault engine: reports, and the loss unless the configuration masks it. False
-  // when the device is lost.
-  bool RaiseFault(const execution::ShaderFault& fault, const PipelineStage& stage, const std::string& where);
-
-  struct BoundSet {
-    const DescriptorSet* set = nullptr;
-    std::vector<uint32_t> dynamicOffsets;
-  };
-
   Queue& queue_;
   const Pipeline* pipeline_ = nullptr;
-  std::array<BoundSet, 32> sets_{};
-  std::vector<std::byte> pushConstants_;
+  BoundResources resources_;
+  FlatBindings flat_;  // reused across dispatches
   std::unordered_set<const Pipeline*> warned_;  // pipelines whose shader is not executed, already logged
-  // VK_EXT_robustness2 as enabled at device creation.
-  bool robustBufferAccess2_ = false;
-  bool nullDescriptor_ = false;
 };
 
 }  // namespace crashtest

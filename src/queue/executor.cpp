@@ -39,7 +39,8 @@ bool ReadIndirect(const Buffer* buffer, VkDeviceSize offset, T* out) {
 
 }  // namespace
 
-Executor::Executor(Queue& queue) : queue_(queue), execution_(queue.execution()), compute_(queue) {
+Executor::Executor(Queue& queue)
+    : queue_(queue), execution_(queue.execution()), compute_(queue), graphics_(queue) {
   const DeviceDescription& description = queue.device().physicalDevice().description();
   float period = description.properties.limits.timestampPeriod;
   ticksPerNanosecond_ = period > 0.0f ? 1.0 / static_cast<double>(period) : 1.0;
@@ -137,6 +138,7 @@ bool Executor::Execute(const CommandChunk* stream, const HeldStream* secondaries
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   rendering_ = RenderingState{};
   compute_.Reset();
+  graphics_.Reset();
   nextSecondary_ = secondaries;
   return RunStream(stream);
 }
@@ -204,8 +206,7 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::DrawIndirectCount:
     case CommandOp::DrawIndexedIndirectCount:
       CountWork(op, record);
-      queue_.device().WarnDrawsNotRasterised();
-      return true;
+      return RunDraw(op, record);
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase:
     case CommandOp::DispatchIndirect:
@@ -213,15 +214,19 @@ bool Executor::Run(CommandOp op, const void* record) {
       return RunDispatch(op, record);
     case CommandOp::BindPipeline:
       compute_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
+      graphics_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
       return true;
     case CommandOp::BindDescriptorSets:
       compute_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
+      graphics_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
       return true;
     case CommandOp::PushConstants:
       compute_.PushConstants(*static_cast<const record::PushConstants*>(record));
+      graphics_.PushConstants(*static_cast<const record::PushConstants*>(record));
       return true;
     case CommandOp::SetPrimitiveTopology:
       topology_ = static_cast<VkPrimitiveTopology>(static_cast<const record::SetFlags*>(record)->flags);
+      graphics_.SetState(op, record);
       return true;
     case CommandOp::BeginRenderPass:
     case CommandOp::BeginRenderPass2:
@@ -266,8 +271,9 @@ bool Executor::Run(CommandOp op, const void* record) {
       queue_.breadcrumbs().Checkpoint(static_cast<const record::Checkpoint*>(record)->marker);
       return true;
     default:
-      // State, binds, barriers, push constants and labels change nothing a CPU-executed transfer depends on;
-      // they stay in the stream for fault reports and dumps.
+      // Graphics state (vertex and index buffers, dynamic state) is kept for the draws that follow; barriers and
+      // labels change nothing a CPU-executed command depends on: they stay in the stream for reports and dumps.
+      graphics_.SetState(op, record);
       return true;
   }
 }
@@ -364,7 +370,7 @@ void Executor::RunQuery(CommandOp op, const void* record) {
   switch (op) {
     case CommandOp::BeginQuery: {
       const auto* r = static_cast<const record::BeginQuery*>(record);
-      activeQueries_.push_back(ActiveQuery{r->pool, r->query, counters_});
+      activeQueries_.push_back(ActiveQuery{r->pool, r->query, counters_, samplesPassed_});
       break;
     }
     case CommandOp::EndQuery: {
@@ -373,7 +379,8 @@ void Executor::RunQuery(CommandOp op, const void* record) {
         ActiveQuery& active = activeQueries_[i];
         if (active.pool != r->pool || active.query != r->query) continue;
         uint64_t values[32] = {};
-        // Occlusion: no sample passes, since nothing is rasterised.
+        // Occlusion: the samples that passed every fragment test between begin and end.
+        if (r->pool->type() == VK_QUERY_TYPE_OCCLUSION) values[0] = samplesPassed_ - active.startSamples;
         if (r->pool->type() == VK_QUERY_TYPE_PIPELINE_STATISTICS)
           StatisticValues(r->pool->statistics(), active.start, counters_, values);
         r->pool->Write(r->query, values);
@@ -453,6 +460,70 @@ bool Executor::RunDispatch(CommandOp op, const void* record) {
     dispatchHistory_.Record(pipeline->header.id, uint64_t{groups[0]} * groups[1] * groups[2],
                             std::chrono::steady_clock::now() - start);
   return live;
+}
+
+bool Executor::RunDraw(CommandOp op, const void* record) {
+  const DrawAttachments attachments = CurrentAttachments();
+  const std::string where = Where(op);
+  auto draw = [&](raster::DrawCall call) {
+    if (call.indexed) graphics_.IndexBuffer(&call);
+    uint64_t passed = 0;
+    const bool live = graphics_.Draw(call, attachments, where, &passed);
+    samplesPassed_ += passed;
+    return live;
+  };
+  switch (op) {
+    case CommandOp::Draw: {
+      const auto* r = static_cast<const record::Draw*>(record);
+      raster::DrawCall call;
+      call.count = r->vertexCount, call.instanceCount = r->instanceCount;
+      call.first = r->firstVertex, call.firstInstance = r->firstInstance;
+      return draw(call);
+    }
+    case CommandOp::DrawIndexed: {
+      const auto* r = static_cast<const record::DrawIndexed*>(record);
+      raster::DrawCall call;
+      call.indexed = true;
+      call.count = r->indexCount, call.instanceCount = r->instanceCount, call.first = r->firstIndex;
+      call.vertexOffset = r->vertexOffset, call.firstInstance = r->firstInstance;
+      return draw(call);
+    }
+    default: {
+      // The parameters live in device memory at execution time, as on a GPU.
+      const bool indexed = op == CommandOp::DrawIndexedIndirect || op == CommandOp::DrawIndexedIndirectCount;
+      const Buffer* buffer;
+      VkDeviceSize offset;
+      uint32_t drawCount, stride;
+      if (op == CommandOp::DrawIndirect || op == CommandOp::DrawIndexedIndirect) {
+        const auto* r = static_cast<const record::DrawIndirect*>(record);
+        buffer = r->buffer, offset = r->offset, drawCount = r->drawCount, stride = r->stride;
+      } else {
+        const auto* r = static_cast<const record::DrawIndirectCount*>(record);
+        buffer = r->buffer, offset = r->offset, stride = r->stride;
+        uint32_t count = 0;
+        ReadIndirect(r->countBuffer, r->countOffset, &count);
+        drawCount = count < r->maxDrawCount ? count : r->maxDrawCount;
+      }
+      for (uint32_t i = 0; i < drawCount; ++i) {
+        const VkDeviceSize at = offset + static_cast<VkDeviceSize>(i) * stride;
+        raster::DrawCall call;
+        if (indexed) {
+          VkDrawIndexedIndirectCommand command;
+          if (!ReadIndirect(buffer, at, &command)) continue;
+          call.indexed = true;
+          call.count = command.indexCount, call.instanceCount = command.instanceCount, call.first = command.firstIndex;
+          call.vertexOffset = command.vertexOffset, call.firstInstance = command.firstInstance;
+        } else {
+          VkDrawIndirectCommand command;
+          if (!ReadIndirect(buffer, at, &command)) continue;
+          call.count = command.vertexCount, call.instanceCount = command.instanceCount;
+          call.first = command.firstVertex, call.firstInstance = command.firstInstance;
+        }
+        if (!draw(call)) return false;
+      }
+      return true;
+    }
+  }
 }
 
 void Executor::CountWork(CommandOp op, const void* record) {

@@ -1,7 +1,7 @@
 // Runs recorded command streams for a queue: transfers and clears through src/transfer, render-pass
-// and dynamic-rendering load-op clears, events, queries and timestamps, and dispatches through the shader
-// interpreter (queue/compute_dispatch.h → src/execution). Draws are counted for pipeline-statistics queries but
-// not rasterised yet.
+// and dynamic-rendering load-op clears, events, queries and timestamps, dispatches through the shader
+// interpreter (queue/compute_dispatch.h → src/execution) and draws through the rasteriser (queue/graphics_draw.h
+// → src/raster).
 // One Executor per queue, used by one thread at a time — the queue's worker, or the submitting thread for a
 // submission run inline (queue/inline_submit.h) — so nothing here locks.
 #pragma once
@@ -19,6 +19,7 @@
 #include "fault/dump/dump_content.h"
 #include "fault/report_queue.h"
 #include "queue/compute_dispatch.h"
+#include "queue/graphics_draw.h"
 #include "queue/dispatch_history.h"
 #include "queue/pipeline_counters.h"
 #include "queue/submission.h"
@@ -75,6 +76,7 @@ class Executor {
     QueryPool* pool;
     uint32_t query;
     PipelineCounters start;
+    uint64_t startSamples;  // samplesPassed_ at vkCmdBeginQuery (occlusion queries)
   };
 
   bool RunStream(const CommandChunk* stream);
@@ -88,6 +90,8 @@ class Executor {
   void CountWork(CommandOp op, const void* record);
   // Runs a dispatch (after counting it). False when the dispatch lost the device.
   bool RunDispatch(CommandOp op, const void* record);
+  // Runs a draw (every draw of an indirect one). False when a draw lost the device.
+  bool RunDraw(CommandOp op, const void* record);
   std::string Where(CommandOp op) const;
   uint64_t LocalInvocations() const;
 
@@ -101,6 +105,8 @@ class Executor {
   void ClearAttachments(const record::ClearAttachments& clear);
   void LoadOpClears(uint32_t subpass);
   const ImageView* RenderPassView(uint32_t attachment) const;
+  // The colour, depth and stencil attachments draws write now (the current subpass or dynamic rendering).
+  DrawAttachments CurrentAttachments() const;
 
   Queue& queue_;
   const DeviceExecution& execution_;
@@ -126,6 +132,8 @@ class Executor {
   VkPrimitiveTopology topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   PipelineCounters counters_{};
   ComputeDispatcher compute_;
+  GraphicsDispatcher graphics_;
+  uint64_t samplesPassed_ = 0;  // samples that passed every fragment test on this queue (occlusion queries)
   DispatchHistory dispatchHistory_;
   std::vector<ActiveQuery> activeQueries_;
 };

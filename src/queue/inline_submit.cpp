@@ -52,7 +52,7 @@ bool MayRunInline(const Submission& submission, const DispatchHistory& history) 
   std::chrono::nanoseconds dispatchTime{0};
   auto allowed = [&](const CommandBuffer& commandBuffer) {
     const uint8_t work = commandBuffer.work();
-    if ((work & kWorkBlocks) != 0) return false;
+    if ((work & (kWorkBlocks | kWorkDraw)) != 0) return false;
     return (work & kWorkShader) == 0 || PredictDispatches(commandBuffer.stream().firstChunk(), history, &dispatchTime);
   };
   for (const SubmitBatch& batch : submission.batches)

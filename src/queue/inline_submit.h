@@ -15,7 +15,7 @@
 //     dispatch handed to the worker costs two thread wake-ups, 10-130 us, against the few microseconds of the
 //     work itself (docs/benchmarks.md, "Issue 21"). Indirect dispatches (the group count is read at execution)
 //     and a pipeline's first dispatch stay on the worker.
-// Draws are counted, not rasterised, and run inline.
+//   - draws (kWorkDraw): they run the vertex and fragment shaders on the interpreter for as long as they take.
 #pragma once
 
 #include <cstdint>

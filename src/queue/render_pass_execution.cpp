@@ -51,6 +51,34 @@ const ImageView* Executor::RenderPassView(uint32_t attachment) const {
   return attachment < views.size() ? views[attachment] : nullptr;
 }
 
+DrawAttachments Executor::CurrentAttachments() const {
+  DrawAttachments out;
+  if (!rendering_.active) return out;
+  out.active = true;
+  if (rendering_.renderPass != nullptr) {
+    const record::BeginRenderPass& begin = *rendering_.renderPass;
+    const RenderPass& pass = *begin.renderPass;
+    out.renderArea = begin.renderArea;
+    if (rendering_.subpass >= pass.subpassCount()) return out;
+    for (const VkAttachmentReference2& colour : pass.colorAttachments(rendering_.subpass))
+      out.colors.push_back(RenderPassView(colour.attachment));
+    const uint32_t depthStencil = pass.depthStencilAttachment(rendering_.subpass).attachment;
+    if (const ImageView* view = RenderPassView(depthStencil)) {
+      const VkFormat format = pass.attachments()[depthStencil].format;
+      if (HasDepth(format)) out.depth = view;
+      if (HasStencil(format)) out.stencil = view;
+    }
+    return out;
+  }
+  const record::BeginRendering& begin = *rendering_.rendering;
+  out.renderArea = begin.renderArea;
+  const record::RenderingAttachment* attachments = AttachmentsOf(begin);
+  for (uint32_t i = 0; i < begin.colorCount; ++i) out.colors.push_back(attachments[i].view);
+  out.depth = attachments[begin.colorCount].view;
+  out.stencil = attachments[begin.colorCount + 1].view;
+  return out;
+}
+
 void Executor::BeginRenderPass(const record::BeginRenderPass& begin) {
   rendering_ = RenderingState{true, &begin, nullptr, 0};
   LoadOpClears(0);

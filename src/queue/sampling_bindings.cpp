@@ -31,6 +31,11 @@ bool IsUnormDepth(VkFormat format) {
 }  // namespace
 
 sampling::ImageDescriptor DescribeImageView(const ImageView& view, std::string* unsupported) {
+  return DescribeAttachment(view, view.subresourceRange().aspectMask, unsupported);
+}
+
+sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspectFlags aspects,
+                                             std::string* unsupported) {
   sampling::ImageDescriptor d;
   const Image& image = view.image();
   const VkImageCreateInfo& info = image.info();
@@ -38,13 +43,13 @@ sampling::ImageDescriptor DescribeImageView(const ImageView& view, std::string* 
   const VkImageSubresourceRange& range = view.subresourceRange();
   VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT;
   d.format = view.format();
-  if (range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) {
+  if (aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
     // A sampled or storage view of a depth/stencil image has exactly one aspect.
     aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
     d.aspect = sampling::Aspect::kDepth;
     d.kind = format::ValueKind::kFloat;
     d.unormDepth = IsUnormDepth(view.format());
-  } else if (range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) {
+  } else if (aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
     aspect = VK_IMAGE_ASPECT_STENCIL_BIT;
     d.aspect = sampling::Aspect::kStencil;
     d.kind = format::ValueKind::kUint;

@@ -17,6 +17,10 @@ class Sampler;
 // view's format or shape (block-compressed, multi-planar, a 3D image seen as 2D), the descriptor is unbound too and
 // `*unsupported` names what (left untouched otherwise), so the caller can say the dispatch is not executed.
 sampling::ImageDescriptor DescribeImageView(const ImageView& view, std::string* unsupported);
+// The same for one aspect of a view (colour, or the depth or the stencil aspect of a depth/stencil view), as a
+// draw's attachment.
+sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspectFlags aspects,
+                                             std::string* unsupported);
 sampling::ImageDescriptor DescribeBufferView(const BufferView& view, std::string* unsupported);
 // `maxLodBias` is the device's maxSamplerLodBias.
 sampling::SamplerDescriptor DescribeSampler(const Sampler& sampler, float maxLodBias);

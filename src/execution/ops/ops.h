@@ -66,6 +66,13 @@ void ImageTexelPointer(const Op& op, SubgroupState& s);
 // the image or an unbound descriptor.
 std::byte* ImageTexelHost(const SubgroupState& s, uint64_t pointer, uint64_t bytes);
 
+// ops_fragment.cpp: fragment-shader operations on 2x2 quads of lanes (lanes 4q..4q+3 are the quad's pixels in
+// the order (0,0), (1,0), (0,1), (1,1)). Derivative: OpDPdx/OpDPdy/OpFwidth and their Fine/Coarse forms (op.aux is
+// the opcode), n components of a. Demote: OpDemoteToHelperInvocation. IsHelperInvocation: a bool in dst.
+void Derivative(const Op& op, SubgroupState& s);
+void Demote(const Op& op, SubgroupState& s);
+void IsHelperInvocation(const Op& op, SubgroupState& s);
+
 // ops_clock.cpp: OpReadClockKHR, a 64-bit value (or two 32-bit components) in two slots.
 void ReadClock(const Op& op, SubgroupState& s);
 

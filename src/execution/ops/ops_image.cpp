@@ -151,6 +151,21 @@ void ImageSample(const Op& op, SubgroupState& s) {
   const uint32_t* gatherOffsets = OptionalSlot(s, ii.gatherOffsets);
   const Scalar kind = static_cast<Scalar>(ii.valueKind);
   uint32_t* d = s.Slot(op.dst);
+  // Implicit LOD (fragment quads): the coordinate of every lane, projected, for the quad's derivatives. Lanes
+  // outside the active set still hold their quad's values (helper lanes run with the quad).
+  const uint32_t gradCount = ii.dim == static_cast<uint8_t>(sampling::Dim::k1D) ? 1
+                             : ii.dim == static_cast<uint8_t>(sampling::Dim::k3D) ||
+                                     ii.dim == static_cast<uint8_t>(sampling::Dim::kCube)
+                                 ? 3
+                                 : 2;
+  float quadCoord[3][kMaxSubgroupWidth];
+  const bool implicit = ii.implicitLod && lod == nullptr && gradX == nullptr && (w & 3) == 0;
+  if (implicit) {
+    for (uint32_t l = 0; l < w; ++l) {
+      const float q = ii.proj ? AsFloat(coord[(ii.coordinateCount - 1) * w + l]) : 1.0f;
+      for (uint32_t k = 0; k < gradCount; ++k) quadCoord[k][l] = AsFloat(coord[k * w + l]) / q;
+    }
+  }
   ForEachLane(s.active, [&](uint32_t l) {
     const sampling::ImageTableEntry* image = Entry(s, images[l]);
     const sampling::ImageTableEntry* sampler = Entry(s, samplers[l]);
@@ -176,6 +191,16 @@ void ImageSample(const Op& op, SubgroupState& s) {
           dy[k] = AsFloat(gradY[k * w + l]);
         }
         request.lod = sampling::LodFromGradients(image->image, request.dim, dx, dy, ii.gradCount);
+      }
+      if (implicit) {
+        // Implicit LOD from the quad's coarse differences (one LOD per quad, as GPUs compute it).
+        const uint32_t q = l & ~3u;
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < gradCount; ++k) {
+          dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
+          dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+        }
+        request.lod = sampling::LodFromGradients(image->image, request.dim, dx, dy, gradCount);
       }
       if (bias != nullptr) request.bias = AsFloat(bias[l]);
       if (minLod != nullptr) request.minLod = AsFloat(minLod[l]);

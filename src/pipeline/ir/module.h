@@ -77,6 +77,10 @@ struct Global {
   uint32_t storageClass = 0;   // spv::StorageClass
   ValueId initializer = kNone;
   uint32_t set = kNone, binding = kNone, location = kNone, builtIn = kNone, inputAttachmentIndex = kNone;
+  // Interface variables of graphics stages: the Component decoration (0 when absent) and the interpolation
+  // decorations (Flat, NoPerspective, Centroid, Sample) of fragment inputs.
+  uint32_t component = 0;
+  bool flat = false, noPerspective = false, centroid = false, perSample = false;
   std::string name;
 };
 

@@ -32,8 +32,8 @@ enum class IdKind : uint8_t { None, Type, Value, Label, Function, GlslExtSet, No
 
 struct Decorations {
   uint32_t set = kNone, binding = kNone, location = kNone, builtIn = kNone, arrayStride = 0,
-           inputAttachmentIndex = kNone;
-  bool block = false;
+           inputAttachmentIndex = kNone, component = 0;
+  bool block = false, flat = false, noPerspective = false, centroid = false, perSample = false;
 };
 
 struct MemberDecorations {
@@ -181,6 +181,11 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         case spv::DecorationArrayStride: d.arrayStride = value; break;
         case spv::DecorationInputAttachmentIndex: d.inputAttachmentIndex = value; break;
         case spv::DecorationBlock: case spv::DecorationBufferBlock: d.block = true; break;
+        case spv::DecorationComponent: d.component = value; break;
+        case spv::DecorationFlat: d.flat = true; break;
+        case spv::DecorationNoPerspective: d.noPerspective = true; break;
+        case spv::DecorationCentroid: d.centroid = true; break;
+        case spv::DecorationSample: d.perSample = true; break;
         default: break;
       }
       return true;
@@ -215,6 +220,11 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         global.location = d->second.location;
         global.builtIn = d->second.builtIn;
         global.inputAttachmentIndex = d->second.inputAttachmentIndex;
+        global.component = d->second.component;
+        global.flat = d->second.flat;
+        global.noPerspective = d->second.noPerspective;
+        global.centroid = d->second.centroid;
+        global.perSample = d->second.perSample;
       }
       global.value = NewValue(TypeOf(inst.typeId), ir::ValueKind::Global,
                               static_cast<uint32_t>(out_.globals.size()), inst.resultId);

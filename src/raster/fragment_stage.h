@@ -1,0 +1,61 @@
+// Rasterisation and the fragment stage of a draw. A triangle in clip space is transformed to framebuffer
+// coordinates ("Coordinate Transformations", Vulkan 1.3, 27.5-27.6), snapped to subPixelPrecisionBits, culled by
+// its signed area ("Basic Polygon Rasterization", 28.7.1), and its pixels covered under the top-left rule are
+// visited in 2x2 quads. Quads fill subgroups of the fragment shader (helper lanes for the uncovered pixels, so
+// derivatives work); each full subgroup runs on the interpreter and its fragments are merged in order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "execution/invocation_batch.h"
+#include "execution/shader_fault.h"
+#include "raster/draw_state.h"
+#include "raster/output_merger.h"
+#include "raster/shaded_vertex.h"
+
+namespace crashtest::raster {
+
+class FragmentStage {
+ public:
+  FragmentStage(const DrawState& state, const VaryingLayout& varyings);
+
+  // Rasterises triangle (a, b, c) (clip-space vertices in VertexBuffer form, already clipped); `provoking` supplies
+  // the flat varyings. False when the fragment shader faulted (*fault, unless masked) or the draw was cancelled.
+  bool Triangle(const float* a, const float* b, const float* c, const float* provoking, uint32_t primitiveId,
+                execution::ShaderFault* fault, bool* stopped);
+  // Shades and merges the quads still waiting for a full subgroup.
+  bool Flush(execution::ShaderFault* fault, bool* stopped);
+
+ private:
+  struct Setup;
+  void WriteInputs(const Setup& t, uint32_t lane, int32_t x, int32_t y, bool covered);
+
+ public:
+  // Fragments that passed every test (occlusion queries).
+  uint64_t passed() const { return passed_; }
+
+ private:
+  struct Lane {
+    int32_t x = 0, y = 0;
+    float z = 0;
+    bool front = true;
+  };
+
+  const DrawState& state_;
+  const VaryingLayout& varyings_;
+  OutputMerger merger_;
+  std::unique_ptr<execution::InvocationBatch> batch_;  // nullptr without a fragment shader
+  std::vector<Lane> lanes_;
+  uint32_t width_ = 4;
+  uint32_t used_ = 0;       // lanes filled (a multiple of 4)
+  uint64_t covered_ = 0;    // lanes that are covered pixels (the rest are helpers)
+  uint64_t passed_ = 0;
+  // The fragment shader's built-ins and outputs, found once.
+  uint32_t fragCoordWord_ = UINT32_MAX, frontFacingWord_ = UINT32_MAX, helperWord_ = UINT32_MAX,
+           sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX;
+  uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
+};
+
+}  // namespace crashtest::raster

@@ -1,0 +1,38 @@
+// The vertex stage of a draw: fetches each vertex's attributes from the bound vertex buffers ("Vertex Input
+// Description", Vulkan 1.3, 22; formats through the texel codec), runs the vertex shader on the interpreter with
+// vertices as lanes, and keeps the position and the varyings the fragment stage reads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "execution/invocation_batch.h"
+#include "execution/shader_fault.h"
+#include "raster/draw_state.h"
+#include "raster/shaded_vertex.h"
+
+namespace crashtest::raster {
+
+class VertexStage {
+ public:
+  VertexStage(const DrawState& state, const VaryingLayout& varyings);
+
+  // Shades `ids` (vertex indices as gl_VertexIndex sees them; UINT32_MAX marks a primitive restart, left
+  // unshaded) of `instance` into out (one vertex per id). False with *fault on a fault (a shader bug, or a vertex
+  // fetch outside its buffer with robustness off) or when the draw was cancelled (*stopped).
+  bool Run(const std::vector<uint32_t>& ids, uint32_t instance, const DrawCall& call, VertexBuffer* out,
+           execution::ShaderFault* fault, bool* stopped);
+
+ private:
+  bool Fetch(uint32_t lane, uint32_t vertexIndex, uint32_t instance, const DrawCall& call,
+             execution::ShaderFault* fault);
+
+  const DrawState& state_;
+  const VaryingLayout& varyings_;
+  execution::InvocationBatch batch_;
+  // Per attribute: the vertex shader input slots it feeds.
+  std::vector<std::vector<const execution::InterfaceSlot*>> attributeInputs_;
+  uint32_t positionWord_ = UINT32_MAX;
+};
+
+}  // namespace crashtest::raster

@@ -1,0 +1,359 @@
+// Draws on crashtest and on Mesa's lavapipe (the oracle), compared pixel by pixel: interiors exactly (or within
+// one unit where interpolated colours round), edges within a small budget of pixels (the two rasterisers snap
+// vertices to the same 8-bit sub-pixel grid, so only vertices that round differently may move an edge pixel).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "vk_render.h"
+
+namespace crashtest::test {
+namespace {
+
+std::vector<uint32_t> ReadSpirvFile(const std::string& name) {
+  const std::string path = std::string(CRASHTEST_RASTER_SHADER_DIR) + "/" + name + ".spv";
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return {};
+  std::vector<uint32_t> words;
+  uint32_t w;
+  while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);
+  std::fclose(f);
+  return words;
+}
+
+VkInstance CreateInstance() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "crashtest-raster-tests";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  return vkCreateInstance(&info, nullptr, &instance) == VK_SUCCESS ? instance : VK_NULL_HANDLE;
+}
+
+// How two RGBA8 images differ: the largest channel difference inside (pixels whose 3x3 neighbourhood is the
+// same primitive's in lavapipe's image, judged by colour continuity) and the number of pixels beyond tolerance.
+struct Comparison {
+  int maxDifference = 0;
+  uint32_t mismatches = 0;        // pixels differing by more than the tolerance
+  uint32_t interiorMismatches = 0;
+  std::string firstMismatch;
+};
+
+Comparison Compare(const std::vector<uint8_t>& ours, const std::vector<uint8_t>& oracle, uint32_t width,
+                   uint32_t height, int tolerance, int edgeJump) {
+  Comparison c;
+  auto at = [&](const std::vector<uint8_t>& img, int x, int y, int ch) { return int(img[(size_t(y) * width + x) * 4 + ch]); };
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) {
+      int diff = 0;
+      for (int ch = 0; ch < 4; ++ch) diff = std::max(diff, std::abs(at(ours, x, y, ch) - at(oracle, x, y, ch)));
+      c.maxDifference = std::max(c.maxDifference, diff);
+      if (diff <= tolerance) continue;
+      ++c.mismatches;
+      // An edge pixel: in the oracle's image some neighbour jumps by more than `edgeJump` in a channel.
+      bool edge = false;
+      for (int dy = -1; dy <= 1 && !edge; ++dy)
+        for (int dx = -1; dx <= 1 && !edge; ++dx) {
+          const int nx = int(x) + dx, ny = int(y) + dy;
+          if (nx < 0 || ny < 0 || nx >= int(width) || ny >= int(height)) continue;
+          for (int ch = 0; ch < 4; ++ch)
+            if (std::abs(at(oracle, nx, ny, ch) - at(oracle, x, y, ch)) > edgeJump) edge = true;
+        }
+      if (!edge) {
+        if (c.interiorMismatches++ == 0) {
+          char text[160];
+          std::snprintf(text, sizeof text, "(%u,%u): ours %d,%d,%d,%d lavapipe %d,%d,%d,%d", x, y, at(ours, x, y, 0),
+                        at(ours, x, y, 1), at(ours, x, y, 2), at(ours, x, y, 3), at(oracle, x, y, 0),
+                        at(oracle, x, y, 1), at(oracle, x, y, 2), at(oracle, x, y, 3));
+          c.firstMismatch = text;
+        }
+      }
+    }
+  return c;
+}
+
+class RenderDifferential : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { instance_ = CreateInstance(); }
+  static void TearDownTestSuite() {
+    if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+  }
+  void SetUp() override {
+    ASSERT_NE(instance_, VK_NULL_HANDLE) << "vkCreateInstance failed";
+    std::string error;
+    ours_ = RenderDevice::Open(instance_, "", 1, &error);
+    ASSERT_NE(ours_, nullptr) << error;
+    oracle_ = RenderDevice::Open(instance_, "llvmpipe", 0, &error);
+    ASSERT_NE(oracle_, nullptr) << error;
+  }
+
+  // Renders `job` on both and compares the colour (and depth) attachments.
+  void Expect(const RenderJob& job, int tolerance, uint32_t edgeBudget, int edgeJump = 24) {
+    ASSERT_FALSE(job.vertexSpirv.empty() || job.fragmentSpirv.empty()) << "shader missing";
+    const RenderResult a = ours_->Render(job);
+    ASSERT_EQ(a.result, VK_SUCCESS) << "crashtest: " << a.error;
+    const RenderResult b = oracle_->Render(job);
+    ASSERT_EQ(b.result, VK_SUCCESS) << "lavapipe: " << b.error;
+    ASSERT_EQ(a.color.size(), b.color.size());
+    // A blank image would match a blank image: the scene must draw something.
+    bool drawn = false;
+    for (size_t i = 0; i < b.color.size() && !drawn; ++i) drawn = b.color[i] != b.color[i % 4];
+    EXPECT_TRUE(drawn) << "the scene draws nothing on lavapipe";
+    const Comparison c = Compare(a.color, b.color, job.width, job.height, tolerance, edgeJump);
+    if (std::getenv("RASTER_DEBUG") != nullptr) {
+      for (uint32_t y = 0; y < job.height; y += 1) {
+        for (uint32_t x = 0; x < std::min(job.width, 24u); ++x) {
+          const size_t i = (size_t(y) * job.width + x) * 4;
+          std::printf("%3d/%3d ", a.color[i], b.color[i]);
+        }
+        std::printf("\n");
+      }
+      if (!a.depth.empty())
+        for (uint32_t y = 0; y < job.height; y += 4) {
+          for (uint32_t x = 0; x < job.width; x += 8) {
+            float da, db;
+            std::memcpy(&da, &a.depth[(size_t(y) * job.width + x) * 4], 4);
+            std::memcpy(&db, &b.depth[(size_t(y) * job.width + x) * 4], 4);
+            std::printf("%.4f/%.4f ", da, db);
+          }
+          std::printf("\n");
+        }
+    }
+    RecordProperty("max_difference", c.maxDifference);
+    RecordProperty("mismatches", static_cast<int>(c.mismatches));
+    std::printf("  %s: largest difference %d, %u pixels beyond %d (%u interior)\n",
+                ::testing::UnitTest::GetInstance()->current_test_info()->name(), c.maxDifference, c.mismatches,
+                tolerance, c.interiorMismatches);
+    EXPECT_EQ(c.interiorMismatches, 0u) << "first interior mismatch " << c.firstMismatch;
+    EXPECT_LE(c.mismatches, edgeBudget);
+    if (job.occlusionQuery) {
+      EXPECT_GT(b.samplesPassed, 0u);
+      EXPECT_NEAR(static_cast<double>(a.samplesPassed), static_cast<double>(b.samplesPassed), edgeBudget)
+          << "occlusion query";
+    }
+    if (job.depthFormat == VK_FORMAT_D32_SFLOAT) {
+      ASSERT_EQ(a.depth.size(), b.depth.size());
+      uint32_t depthMismatches = 0;
+      const size_t texels = a.depth.size() / 4;
+      for (size_t i = 0; i < texels; ++i) {
+        float da, db;
+        std::memcpy(&da, &a.depth[i * 4], 4);
+        std::memcpy(&db, &b.depth[i * 4], 4);
+        if (std::fabs(da - db) > 1e-4f) {
+          if (depthMismatches == 0) std::printf("  first depth difference at texel %zu: %.9g vs %.9g\n", i, da, db);
+          ++depthMismatches;
+        }
+      }
+      EXPECT_LE(depthMismatches, edgeBudget) << "depth texels that differ";
+    }
+  }
+
+  static VkInstance instance_;
+  std::unique_ptr<RenderDevice> ours_, oracle_;
+};
+
+VkInstance RenderDifferential::instance_ = VK_NULL_HANDLE;
+
+void Vertex(std::vector<float>& v, float x, float y, float z, float w, float r, float g, float b, float a) {
+  v.insert(v.end(), {x, y, z, w, r, g, b, a});
+}
+
+RenderJob ColorJob() {
+  RenderJob job;
+  job.vertexSpirv = ReadSpirvFile("color.vert");
+  job.fragmentSpirv = ReadSpirvFile("color.frag");
+  job.streams.push_back(VertexStream{{}, 32, VK_VERTEX_INPUT_RATE_VERTEX});
+  job.attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16}};
+  job.clearColor.float32[3] = 1.0f;
+  return job;
+}
+
+// Interpolated colours over triangles of every orientation, thin slivers and a fan whose triangles share edges:
+// additive blending shows any pixel covered twice (or not at all) along a shared edge.
+TEST_F(RenderDifferential, InterpolationAndFillRule) {
+  RenderJob job = ColorJob();
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.9f, -0.9f, 0.5f, 1, 1, 0, 0, 1);
+  Vertex(v, -0.1f, -0.8f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.7f, -0.05f, 0.5f, 1, 0, 0, 1, 1);
+  // A sliver.
+  Vertex(v, 0.1f, -0.95f, 0.5f, 1, 1, 1, 0, 1);
+  Vertex(v, 0.95f, -0.9f, 0.5f, 1, 0, 1, 1, 1);
+  Vertex(v, 0.12f, -0.85f, 0.5f, 1, 1, 0, 1, 1);
+  // A fan of eight triangles around (0.5, 0.5): shared edges everywhere.
+  for (int i = 0; i < 8; ++i) {
+    const float a0 = 6.2831853f * i / 8, a1 = 6.2831853f * (i + 1) / 8;
+    Vertex(v, 0.45f, 0.45f, 0.5f, 1, 0.25f, 0.25f, 0.25f, 1);
+    Vertex(v, 0.45f + 0.4f * std::cos(a0), 0.45f + 0.43f * std::sin(a0), 0.5f, 1, 0.25f, 0.25f, 0.25f, 1);
+    Vertex(v, 0.45f + 0.4f * std::cos(a1), 0.45f + 0.43f * std::sin(a1), 0.5f, 1, 0.25f, 0.25f, 0.25f, 1);
+  }
+  // A big triangle with a perspective w.
+  Vertex(v, -0.9f, 0.1f, 0.2f, 1.0f, 1, 0, 0, 1);
+  Vertex(v, -0.2f * 3, 0.2f * 3, 0.2f * 3, 3.0f, 0, 1, 0, 1);
+  Vertex(v, -0.8f * 2, 0.9f * 2, 0.2f * 2, 2.0f, 0, 0, 1, 1);
+  job.blend = {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+               VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xf};
+  job.draws.push_back(DrawCommand{static_cast<uint32_t>(v.size() / 8)});
+  Expect(job, 1, 12);
+}
+
+// An indexed strip with primitive restart, two layers at different depths and a depth test, the depth
+// attachment compared too; the occlusion query counts the samples that passed.
+TEST_F(RenderDifferential, IndexedStripRestartDepth) {
+  RenderJob job = ColorJob();
+  std::vector<float>& v = job.streams[0].data;
+  for (int i = 0; i < 6; ++i) {
+    const float x = -0.9f + 0.35f * i;
+    Vertex(v, x, -0.6f, 0.7f, 1, 1, 0.1f * i, 0, 1);
+    Vertex(v, x, 0.2f, 0.3f, 1, 0.2f, 0.1f * i, 1, 1);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const float x = -0.7f + 0.45f * i;
+    Vertex(v, x, -0.3f, 0.5f, 1, 0, 1, 0, 1);
+    Vertex(v, x + 0.1f, 0.8f, 0.5f, 1, 0, 1, 1, 1);
+  }
+  for (uint32_t i = 0; i < 12; ++i) job.indices.push_back(i);
+  job.indices.push_back(0xffff);
+  for (uint32_t i = 12; i < 20; ++i) job.indices.push_back(i);
+  job.indexType = VK_INDEX_TYPE_UINT16;
+  job.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  job.primitiveRestart = true;
+  job.depthFormat = VK_FORMAT_D32_SFLOAT;
+  job.depthStencil.depthTestEnable = VK_TRUE;
+  job.depthStencil.depthWriteEnable = VK_TRUE;
+  job.depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  job.occlusionQuery = true;
+  DrawCommand draw{static_cast<uint32_t>(job.indices.size())};
+  draw.indexed = true;
+  job.draws.push_back(draw);
+  Expect(job, 1, 16);
+}
+
+// Alpha blending of overlapping translucent quads (a triangle list drawn three times with push-constant
+// offsets), blend constants included.
+TEST_F(RenderDifferential, AlphaBlending) {
+  RenderJob job = ColorJob();
+  std::vector<float>& v = job.streams[0].data;
+  const float quad[6][2] = {{-0.5f, -0.5f}, {0.3f, -0.5f}, {-0.5f, 0.3f}, {0.3f, -0.5f}, {0.3f, 0.3f}, {-0.5f, 0.3f}};
+  for (const auto& p : quad) Vertex(v, p[0], p[1], 0.5f, 1, 0.9f, 0.4f * (p[0] + 1), 0.2f, 0.6f);
+  job.blend = {VK_TRUE, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+               VK_BLEND_FACTOR_CONSTANT_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD, 0xf};
+  job.blendConstants[3] = 0.75f;
+  job.clearColor = {{0.1f, 0.2f, 0.8f, 1.0f}};
+  for (int i = 0; i < 3; ++i) {
+    DrawCommand draw{6};
+    draw.pushConstants = {0.2f * i, 0.15f * i, 0, 0};
+    job.draws.push_back(draw);
+  }
+  Expect(job, 1, 12);
+}
+
+// A textured quad in perspective, its texture coordinates repeated: implicit LOD from the quad's derivatives,
+// trilinear filtering between mip levels of distinct colours. lavapipe computes the level with a fast log2
+// approximation (an error of a few hundredths of a level, which moves the blend between levels of very different
+// colours by up to ~16 units), so filtered texels compare within 16; a wrong level, address mode or filter
+// would differ by far more.
+TEST_F(RenderDifferential, TexturedQuadMipmaps) {
+  RenderJob job;
+  job.width = job.height = 96;
+  job.vertexSpirv = ReadSpirvFile("textured.vert");
+  job.fragmentSpirv = ReadSpirvFile("textured.frag");
+  job.streams.push_back(VertexStream{{}, 24, VK_VERTEX_INPUT_RATE_VERTEX});
+  job.attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {1, 0, VK_FORMAT_R32G32_SFLOAT, 16}};
+  std::vector<float>& v = job.streams[0].data;
+  // A floor receding into the distance: w grows with y.
+  const float corners[4][6] = {{-1, 1, 0.1f, 1, 0, 0}, {1, 1, 0.1f, 1, 6, 0}, {-4, -4, 0.9f * 6, 6, 0, 24},
+                               {4, -4, 0.9f * 6, 6, 6, 24}};
+  for (int i : {0, 1, 2, 1, 3, 2}) v.insert(v.end(), corners[i], corners[i] + 6);
+  Texture t;
+  t.width = t.height = 32;
+  t.levels = 6;
+  const uint32_t levelColors[6] = {0xff2040ffu, 0xff20ff40u, 0xffff2040u, 0xff40ffffu, 0xffff40ffu, 0xffffff40u};
+  for (uint32_t level = 0; level < t.levels; ++level) {
+    const uint32_t size = t.width >> level;
+    for (uint32_t y = 0; y < size; ++y)
+      for (uint32_t x = 0; x < size; ++x) t.texels.push_back(((x / 4 + y / 4) & 1) ? levelColors[level] : 0xff101010u);
+  }
+  t.sampler.magFilter = t.sampler.minFilter = VK_FILTER_LINEAR;
+  t.sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  t.sampler.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  t.sampler.addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  t.sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  t.sampler.maxLod = 16.0f;
+  job.textures.push_back(t);
+  job.draws.push_back(DrawCommand{6});
+  Expect(job, 16, 24, 48);
+}
+
+// Clipping at the near plane and the sides of the view volume, and back faces culled.
+TEST_F(RenderDifferential, ClippingAndCulling) {
+  RenderJob job = ColorJob();
+  std::vector<float>& v = job.streams[0].data;
+  // Crosses z = 0 (one vertex behind the near plane).
+  Vertex(v, -0.8f, -0.8f, -0.5f, 1, 1, 0, 0, 1);
+  Vertex(v, 0.2f, -0.7f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.3f, 0.2f, 0.8f, 1, 0, 0, 1, 1);
+  // Much larger than the viewport (guard band / side clipping).
+  Vertex(v, -3.0f, 0.3f, 0.4f, 1, 1, 1, 0, 1);
+  Vertex(v, 5.0f, 0.5f, 0.4f, 1, 0, 1, 1, 1);
+  Vertex(v, 0.5f, 4.0f, 0.4f, 1, 1, 0, 1, 1);
+  // Clockwise in framebuffer space: a back face with VK_FRONT_FACE_COUNTER_CLOCKWISE... culled.
+  Vertex(v, 0.3f, -0.9f, 0.5f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.3f, -0.2f, 0.5f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.9f, -0.9f, 0.5f, 1, 1, 1, 1, 1);
+  // ... and its counter-clockwise twin, drawn.
+  Vertex(v, 0.4f, -0.1f, 0.5f, 1, 1, 0.5f, 0, 1);
+  Vertex(v, 0.95f, -0.1f, 0.5f, 1, 1, 0.5f, 0, 1);
+  Vertex(v, 0.4f, -0.7f, 0.5f, 1, 1, 0.5f, 0, 1);
+  // Beyond the far plane: discarded.
+  Vertex(v, -0.5f, -0.5f, 1.5f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.5f, -0.5f, 1.5f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.0f, 0.5f, 1.5f, 1, 1, 1, 1, 1);
+  job.cullMode = VK_CULL_MODE_BACK_BIT;
+  job.draws.push_back(DrawCommand{static_cast<uint32_t>(v.size() / 8)});
+  Expect(job, 1, 16);
+}
+
+// Instancing (per-instance attributes), flat integer varyings, gl_FragCoord, gl_FrontFacing and discard.
+TEST_F(RenderDifferential, InstancingFlatDiscard) {
+  RenderJob job;
+  job.vertexSpirv = ReadSpirvFile("instanced.vert");
+  job.fragmentSpirv = ReadSpirvFile("flat_discard.frag");
+  VertexStream corners{{-0.3f, -0.3f, 0.2f, -0.3f, -0.3f, 0.25f, 0.2f, -0.3f, 0.25f, 0.2f, -0.3f, 0.25f}, 8,
+                       VK_VERTEX_INPUT_RATE_VERTEX};
+  VertexStream instances{{}, 32, VK_VERTEX_INPUT_RATE_INSTANCE};
+  for (int i = 0; i < 4; ++i)
+    instances.data.insert(instances.data.end(),
+                          {-0.55f + 0.5f * (i % 2), -0.55f + 0.5f * (i / 2), 0.1f * i, 0, 0.2f * i + 0.2f, 1.0f - 0.2f * i, 0.5f, 1});
+  job.streams = {corners, instances};
+  job.attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
+                    {1, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+                    {2, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 16}};
+  // Two triangles per quad, the second wound the other way: one front face, one back face.
+  job.indices = {0, 1, 2, 1, 2, 3};
+  DrawCommand draw{6, 4};
+  draw.indexed = true;
+  job.draws.push_back(draw);
+  Expect(job, 1, 12);
+}
+
+// Explicit coarse derivatives of a perspective-interpolated varying.
+TEST_F(RenderDifferential, Derivatives) {
+  RenderJob job = ColorJob();
+  job.fragmentSpirv = ReadSpirvFile("derivatives.frag");
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.9f, -0.9f, 0.5f, 1, 0, 0, 0, 1);
+  Vertex(v, 0.9f * 2, -0.8f * 2, 0.5f * 2, 2, 1, 0, 1, 1);
+  Vertex(v, -0.7f * 4, 0.9f * 4, 0.5f * 4, 4, 0, 1, 0.5f, 1);
+  job.draws.push_back(DrawCommand{3});
+  Expect(job, 2, 12);
+}
+
+}  // namespace
+}  // namespace crashtest::test

@@ -1,0 +1,480 @@
+#include "vk_render.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace crashtest::test {
+
+namespace {
+
+struct Failure {
+  std::string what;
+  VkResult result;
+};
+
+void Check(VkResult r, const char* call) {
+  if (r != VK_SUCCESS) throw Failure{std::string(call) + " returned " + std::to_string(static_cast<int>(r)), r};
+}
+
+// Destroys what a render created, in reverse order, whatever happened.
+class Cleanup {
+ public:
+  ~Cleanup() {
+    for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) (*it)();
+  }
+  void Add(std::function<void()> step) { steps_.push_back(std::move(step)); }
+
+ private:
+  std::vector<std::function<void()>> steps_;
+};
+
+bool HasStencil(VkFormat f) { return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT; }
+
+}  // namespace
+
+uint32_t FormatBytes(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_R8G8B8A8_UINT: case VK_FORMAT_A2B10G10R10_UNORM_PACK32: case VK_FORMAT_R32_SFLOAT:
+    case VK_FORMAT_R32_UINT: case VK_FORMAT_D32_SFLOAT: case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_X8_D24_UNORM_PACK32: case VK_FORMAT_R16G16_SFLOAT:
+      return 4;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: case VK_FORMAT_R32G32_SFLOAT: return 8;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
+    case VK_FORMAT_R5G6B5_UNORM_PACK16: case VK_FORMAT_D16_UNORM: case VK_FORMAT_R16_SFLOAT: return 2;
+    case VK_FORMAT_R8_UNORM: return 1;
+    default: return 0;
+  }
+}
+
+std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std::string& nameFragment, int crashtest,
+                                                 std::string* error) {
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(instance, &count, devices.data());
+  for (VkPhysicalDevice physical : devices) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(physical, &properties);
+    std::string name = properties.deviceName;
+    if (name.find(nameFragment) == std::string::npos) continue;
+    uint32_t extensionCount = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, nullptr);
+    std::vector<VkExtensionProperties> extensions(extensionCount);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, extensions.data());
+    bool isCrashtest = false;
+    for (const VkExtensionProperties& e : extensions)
+      if (std::strcmp(e.extensionName, "VK_KHR_device_fault") == 0) isCrashtest = true;
+    if (crashtest >= 0 && isCrashtest != (crashtest == 1)) continue;
+    auto d = std::unique_ptr<RenderDevice>(new RenderDevice());
+    d->physical_ = physical;
+    d->name_ = name;
+    vkGetPhysicalDeviceMemoryProperties(physical, &d->memory_);
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> props(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, props.data());
+    d->family_ = UINT32_MAX;
+    for (uint32_t i = 0; i < families && d->family_ == UINT32_MAX; ++i)
+      if (props[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) d->family_ = i;
+    if (d->family_ == UINT32_MAX) {
+      *error = name + ": no graphics queue";
+      return nullptr;
+    }
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = d->family_;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    features13.dynamicRendering = VK_TRUE;
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features13};
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
+    if (r != VK_SUCCESS) {
+      *error = name + ": vkCreateDevice returned " + std::to_string(static_cast<int>(r));
+      return nullptr;
+    }
+    vkGetDeviceQueue(d->device_, d->family_, 0, &d->queue_);
+    return d;
+  }
+  *error = "no physical device named like \"" + nameFragment + "\" (is its driver in VK_ICD_FILENAMES?)";
+  return nullptr;
+}
+
+RenderDevice::~RenderDevice() {
+  if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
+}
+
+uint32_t RenderDevice::MemoryType(uint32_t bits, VkMemoryPropertyFlags want) const {
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
+    if ((bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) return i;
+  return UINT32_MAX;
+}
+
+RenderResult RenderDevice::Render(const RenderJob& job) {
+  RenderResult out;
+  Cleanup cleanup;
+  VkDevice dev = device_;
+  try {
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    auto bindMemory = [&](VkMemoryRequirements req, VkMemoryPropertyFlags want) {
+      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      alloc.allocationSize = req.size;
+      alloc.memoryTypeIndex = MemoryType(req.memoryTypeBits, want);
+      if (alloc.memoryTypeIndex == UINT32_MAX) alloc.memoryTypeIndex = MemoryType(req.memoryTypeBits, 0);
+      VkDeviceMemory memory;
+      Check(vkAllocateMemory(dev, &alloc, nullptr, &memory), "vkAllocateMemory");
+      cleanup.Add([=] { vkFreeMemory(dev, memory, nullptr); });
+      return memory;
+    };
+    // A host-visible buffer with `bytes` (copied from data when given); returns the buffer and its mapping.
+    auto makeBuffer = [&](VkDeviceSize bytes, VkBufferUsageFlags usage, const void* data, void** mapped) {
+      VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+      info.size = std::max<VkDeviceSize>(bytes, 4);
+      info.usage = usage;
+      VkBuffer buffer;
+      Check(vkCreateBuffer(dev, &info, nullptr, &buffer), "vkCreateBuffer");
+      cleanup.Add([=] { vkDestroyBuffer(dev, buffer, nullptr); });
+      VkMemoryRequirements req;
+      vkGetBufferMemoryRequirements(dev, buffer, &req);
+      VkDeviceMemory memory = bindMemory(req, host);
+      Check(vkBindBufferMemory(dev, buffer, memory, 0), "vkBindBufferMemory");
+      void* map;
+      Check(vkMapMemory(dev, memory, 0, VK_WHOLE_SIZE, 0, &map), "vkMapMemory");
+      if (data != nullptr) std::memcpy(map, data, bytes);
+      if (mapped != nullptr) *mapped = map;
+      return buffer;
+    };
+    auto makeImage = [&](VkFormat format, uint32_t w, uint32_t h, uint32_t levels, VkImageUsageFlags usage,
+                         VkImageAspectFlags aspect, VkImageView* view) {
+      VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+      info.imageType = VK_IMAGE_TYPE_2D;
+      info.format = format;
+      info.extent = {w, h, 1};
+      info.mipLevels = levels;
+      info.arrayLayers = 1;
+      info.samples = VK_SAMPLE_COUNT_1_BIT;
+      info.tiling = VK_IMAGE_TILING_OPTIMAL;
+      info.usage = usage;
+      VkImage image;
+      Check(vkCreateImage(dev, &info, nullptr, &image), "vkCreateImage");
+      cleanup.Add([=] { vkDestroyImage(dev, image, nullptr); });
+      VkMemoryRequirements req;
+      vkGetImageMemoryRequirements(dev, image, &req);
+      Check(vkBindImageMemory(dev, image, bindMemory(req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT), 0),
+            "vkBindImageMemory");
+      VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+      viewInfo.image = image;
+      viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+      viewInfo.format = format;
+      viewInfo.subresourceRange = {aspect, 0, levels, 0, 1};
+      Check(vkCreateImageView(dev, &viewInfo, nullptr, view), "vkCreateImageView");
+      VkImageView created = *view;
+      cleanup.Add([=] { vkDestroyImageView(dev, created, nullptr); });
+      return image;
+    };
+
+    // Attachments.
+    VkImageView colorView, depthView = VK_NULL_HANDLE;
+    VkImage color = makeImage(job.colorFormat, job.width, job.height, 1,
+                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                              VK_IMAGE_ASPECT_COLOR_BIT, &colorView);
+    VkImage depth = VK_NULL_HANDLE;
+    const bool hasDepth = job.depthFormat != VK_FORMAT_UNDEFINED;
+    const VkImageAspectFlags depthAspects =
+        hasDepth ? (VK_IMAGE_ASPECT_DEPTH_BIT | (HasStencil(job.depthFormat) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0)) : 0;
+    if (hasDepth)
+      depth = makeImage(job.depthFormat, job.width, job.height, 1,
+                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, depthAspects,
+                        &depthView);
+    const uint32_t colorBytes = FormatBytes(job.colorFormat) * job.width * job.height;
+    void* colorMapped;
+    VkBuffer colorReadback = makeBuffer(colorBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &colorMapped);
+    const uint32_t depthBytes = (job.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4) * job.width * job.height;
+    void* depthMapped = nullptr;
+    VkBuffer depthReadback =
+        hasDepth ? makeBuffer(depthBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &depthMapped) : VK_NULL_HANDLE;
+
+    // Vertex and index buffers.
+    std::vector<VkBuffer> vertexBuffers;
+    for (const VertexStream& s : job.streams)
+      vertexBuffers.push_back(makeBuffer(s.data.size() * 4, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, s.data.data(), nullptr));
+    VkBuffer indexBuffer = VK_NULL_HANDLE;
+    if (!job.indices.empty()) {
+      std::vector<uint8_t> bytes;
+      if (job.indexType == VK_INDEX_TYPE_UINT16) {
+        for (uint32_t i : job.indices) {
+          const uint16_t v = static_cast<uint16_t>(i);
+          bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&v), reinterpret_cast<const uint8_t*>(&v) + 2);
+        }
+      } else {
+        bytes.resize(job.indices.size() * 4);
+        std::memcpy(bytes.data(), job.indices.data(), bytes.size());
+      }
+      indexBuffer = makeBuffer(bytes.size(), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, bytes.data(), nullptr);
+    }
+
+    // Command buffer.
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = family_;
+    VkCommandPool pool;
+    Check(vkCreateCommandPool(dev, &poolInfo, nullptr, &pool), "vkCreateCommandPool");
+    cleanup.Add([=] { vkDestroyCommandPool(dev, pool, nullptr); });
+    VkCommandBufferAllocateInfo cbInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cbInfo.commandPool = pool;
+    cbInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbInfo.commandBufferCount = 1;
+    VkCommandBuffer cb;
+    Check(vkAllocateCommandBuffers(dev, &cbInfo, &cb), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    auto barrier = [&](VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
+                       uint32_t levels) {
+      VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+      b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      b.oldLayout = from;
+      b.newLayout = to;
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = image;
+      b.subresourceRange = {aspect, 0, levels, 0, 1};
+      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr,
+                           0, nullptr, 1, &b);
+    };
+
+    // Texture (uploaded in this command buffer, before rendering).
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (!job.textures.empty()) {
+      const Texture& t = job.textures[0];
+      VkImageView textureView;
+      VkImage texture = makeImage(VK_FORMAT_R8G8B8A8_UNORM, t.width, t.height, t.levels,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                  VK_IMAGE_ASPECT_COLOR_BIT, &textureView);
+      VkBuffer staging = makeBuffer(t.texels.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, t.texels.data(), nullptr);
+      barrier(texture, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+              t.levels);
+      VkDeviceSize offset = 0;
+      for (uint32_t level = 0; level < t.levels; ++level) {
+        const uint32_t w = std::max(1u, t.width >> level), h = std::max(1u, t.height >> level);
+        VkBufferImageCopy copy{};
+        copy.bufferOffset = offset;
+        copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
+        copy.imageExtent = {w, h, 1};
+        vkCmdCopyBufferToImage(cb, staging, texture, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+        offset += VkDeviceSize{w} * h * 4;
+      }
+      barrier(texture, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, t.levels);
+      VkSampler sampler;
+      Check(vkCreateSampler(dev, &t.sampler, nullptr, &sampler), "vkCreateSampler");
+      cleanup.Add([=] { vkDestroySampler(dev, sampler, nullptr); });
+      VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                           VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+      VkDescriptorSetLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      layoutInfo.bindingCount = 1;
+      layoutInfo.pBindings = &binding;
+      Check(vkCreateDescriptorSetLayout(dev, &layoutInfo, nullptr, &setLayout), "vkCreateDescriptorSetLayout");
+      cleanup.Add([=] { vkDestroyDescriptorSetLayout(dev, setLayout, nullptr); });
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+      VkDescriptorPoolCreateInfo dpInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      dpInfo.maxSets = 1;
+      dpInfo.poolSizeCount = 1;
+      dpInfo.pPoolSizes = &size;
+      VkDescriptorPool descriptorPool;
+      Check(vkCreateDescriptorPool(dev, &dpInfo, nullptr, &descriptorPool), "vkCreateDescriptorPool");
+      cleanup.Add([=] { vkDestroyDescriptorPool(dev, descriptorPool, nullptr); });
+      VkDescriptorSetAllocateInfo allocInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      allocInfo.descriptorPool = descriptorPool;
+      allocInfo.descriptorSetCount = 1;
+      allocInfo.pSetLayouts = &setLayout;
+      Check(vkAllocateDescriptorSets(dev, &allocInfo, &set), "vkAllocateDescriptorSets");
+      VkDescriptorImageInfo imageInfo{sampler, textureView, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = set;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+      write.pImageInfo = &imageInfo;
+      vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
+    }
+
+    // Pipeline.
+    VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 64};
+    VkPipelineLayoutCreateInfo plInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plInfo.setLayoutCount = setLayout != VK_NULL_HANDLE ? 1 : 0;
+    plInfo.pSetLayouts = &setLayout;
+    plInfo.pushConstantRangeCount = 1;
+    plInfo.pPushConstantRanges = &push;
+    VkPipelineLayout layout;
+    Check(vkCreatePipelineLayout(dev, &plInfo, nullptr, &layout), "vkCreatePipelineLayout");
+    cleanup.Add([=] { vkDestroyPipelineLayout(dev, layout, nullptr); });
+    auto module = [&](const std::vector<uint32_t>& code) {
+      VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      info.codeSize = code.size() * 4;
+      info.pCode = code.data();
+      VkShaderModule m;
+      Check(vkCreateShaderModule(dev, &info, nullptr, &m), "vkCreateShaderModule");
+      cleanup.Add([=] { vkDestroyShaderModule(dev, m, nullptr); });
+      return m;
+    };
+    VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                                 {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[0].module = module(job.vertexSpirv);
+    stages[0].pName = "main";
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stages[1].module = module(job.fragmentSpirv);
+    stages[1].pName = "main";
+    std::vector<VkVertexInputBindingDescription> bindings;
+    for (uint32_t i = 0; i < job.streams.size(); ++i) bindings.push_back({i, job.streams[i].stride, job.streams[i].rate});
+    std::vector<VkVertexInputAttributeDescription> attributes;
+    for (const VertexAttribute& a : job.attributes) attributes.push_back({a.location, a.binding, a.format, a.offset});
+    VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    vertexInput.vertexBindingDescriptionCount = static_cast<uint32_t>(bindings.size());
+    vertexInput.pVertexBindingDescriptions = bindings.data();
+    vertexInput.vertexAttributeDescriptionCount = static_cast<uint32_t>(attributes.size());
+    vertexInput.pVertexAttributeDescriptions = attributes.data();
+    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = job.topology;
+    assembly.primitiveRestartEnable = job.primitiveRestart;
+    VkViewport viewport = job.viewport;
+    if (viewport.width == 0) viewport = {0, 0, static_cast<float>(job.width), static_cast<float>(job.height), 0, 1};
+    VkRect2D scissor = job.scissor;
+    if (scissor.extent.width == 0) scissor = {{0, 0}, {job.width, job.height}};
+    VkPipelineViewportStateCreateInfo viewportState{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewportState.viewportCount = 1;
+    viewportState.pViewports = &viewport;
+    viewportState.scissorCount = 1;
+    viewportState.pScissors = &scissor;
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = job.cullMode;
+    raster.frontFace = job.frontFace;
+    raster.lineWidth = 1.0f;
+    raster.depthBiasEnable = job.depthBias;
+    raster.depthBiasConstantFactor = job.depthBiasConstant;
+    raster.depthBiasSlopeFactor = job.depthBiasSlope;
+    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend.attachmentCount = 1;
+    blend.pAttachments = &job.blend;
+    std::copy(job.blendConstants, job.blendConstants + 4, blend.blendConstants);
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &job.colorFormat;
+    rendering.depthAttachmentFormat = hasDepth ? job.depthFormat : VK_FORMAT_UNDEFINED;
+    rendering.stencilAttachmentFormat = hasDepth && HasStencil(job.depthFormat) ? job.depthFormat : VK_FORMAT_UNDEFINED;
+    VkGraphicsPipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+    pipelineInfo.stageCount = 2;
+    pipelineInfo.pStages = stages;
+    pipelineInfo.pVertexInputState = &vertexInput;
+    pipelineInfo.pInputAssemblyState = &assembly;
+    pipelineInfo.pViewportState = &viewportState;
+    pipelineInfo.pRasterizationState = &raster;
+    pipelineInfo.pMultisampleState = &multisample;
+    pipelineInfo.pDepthStencilState = hasDepth ? &job.depthStencil : nullptr;
+    pipelineInfo.pColorBlendState = &blend;
+    pipelineInfo.layout = layout;
+    VkPipeline pipeline;
+    Check(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline),
+          "vkCreateGraphicsPipelines");
+    cleanup.Add([=] { vkDestroyPipeline(dev, pipeline, nullptr); });
+
+    VkQueryPool queryPool = VK_NULL_HANDLE;
+    if (job.occlusionQuery) {
+      VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      qInfo.queryType = VK_QUERY_TYPE_OCCLUSION;
+      qInfo.queryCount = 1;
+      Check(vkCreateQueryPool(dev, &qInfo, nullptr, &queryPool), "vkCreateQueryPool");
+      cleanup.Add([=] { vkDestroyQueryPool(dev, queryPool, nullptr); });
+      vkCmdResetQueryPool(cb, queryPool, 0, 1);
+    }
+
+    // Render.
+    barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 1);
+    if (hasDepth)
+      barrier(depth, depthAspects, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 1);
+    VkRenderingAttachmentInfo colorAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    colorAttachment.imageView = colorView;
+    colorAttachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    colorAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    colorAttachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colorAttachment.clearValue.color = job.clearColor;
+    VkRenderingAttachmentInfo depthAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depthAttachment.imageView = depthView;
+    depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    depthAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depthAttachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depthAttachment.clearValue.depthStencil = {job.clearDepth, job.clearStencil};
+    VkRenderingInfo renderingInfo{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    renderingInfo.renderArea = {{0, 0}, {job.width, job.height}};
+    renderingInfo.layerCount = 1;
+    renderingInfo.colorAttachmentCount = 1;
+    renderingInfo.pColorAttachments = &colorAttachment;
+    renderingInfo.pDepthAttachment = hasDepth ? &depthAttachment : nullptr;
+    renderingInfo.pStencilAttachment = hasDepth && HasStencil(job.depthFormat) ? &depthAttachment : nullptr;
+    vkCmdBeginRendering(cb, &renderingInfo);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    if (set != VK_NULL_HANDLE)
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+    std::vector<VkDeviceSize> offsets(vertexBuffers.size(), 0);
+    if (!vertexBuffers.empty())
+      vkCmdBindVertexBuffers(cb, 0, static_cast<uint32_t>(vertexBuffers.size()), vertexBuffers.data(), offsets.data());
+    if (indexBuffer != VK_NULL_HANDLE) vkCmdBindIndexBuffer(cb, indexBuffer, 0, job.indexType);
+    if (queryPool != VK_NULL_HANDLE) vkCmdBeginQuery(cb, queryPool, 0, 0);
+    for (const DrawCommand& d : job.draws) {
+      if (!d.pushConstants.empty())
+        vkCmdPushConstants(cb, layout, push.stageFlags, 0, static_cast<uint32_t>(d.pushConstants.size() * 4),
+                           d.pushConstants.data());
+      if (d.indexed)
+        vkCmdDrawIndexed(cb, d.count, d.instances, d.first, d.vertexOffset, d.firstInstance);
+      else
+        vkCmdDraw(cb, d.count, d.instances, d.first, d.firstInstance);
+    }
+    if (queryPool != VK_NULL_HANDLE) vkCmdEndQuery(cb, queryPool, 0);
+    vkCmdEndRendering(cb);
+
+    // Read back.
+    barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {job.width, job.height, 1};
+    vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, colorReadback, 1, &copy);
+    if (hasDepth) {
+      barrier(depth, depthAspects, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+      copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+      vkCmdCopyImageToBuffer(cb, depth, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthReadback, 1, &copy);
+    }
+    Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    Check(vkCreateFence(dev, &fenceInfo, nullptr, &fence), "vkCreateFence");
+    cleanup.Add([=] { vkDestroyFence(dev, fence, nullptr); });
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    Check(vkQueueSubmit(queue_, 1, &submit, fence), "vkQueueSubmit");
+    Check(vkWaitForFences(dev, 1, &fence, VK_TRUE, 60'000'000'000ull), "vkWaitForFences");
+    out.color.assign(static_cast<uint8_t*>(colorMapped), static_cast<uint8_t*>(colorMapped) + colorBytes);
+    if (hasDepth)
+      out.depth.assign(static_cast<uint8_t*>(depthMapped), static_cast<uint8_t*>(depthMapped) + depthBytes);
+    if (queryPool != VK_NULL_HANDLE)
+      Check(vkGetQueryPoolResults(dev, queryPool, 0, 1, sizeof(uint64_t), &out.samplesPassed, sizeof(uint64_t),
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
+  } catch (const Failure& failure) {
+    out.error = failure.what;
+    out.result = failure.result;
+    vkDeviceWaitIdle(dev);
+  }
+  return out;
+}
+
+}  // namespace crashtest::test

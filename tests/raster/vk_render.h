@@ -1,0 +1,102 @@
+// A small rendering harness through the real loader, for the draw tests: one device of a chosen driver
+// (crashtest or Mesa's lavapipe, both in VK_ICD_FILENAMES), one colour attachment (and optionally depth/stencil)
+// rendered with dynamic rendering by a list of draws, and the attachment read back.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace crashtest::test {
+
+struct VertexAttribute {
+  uint32_t location = 0, binding = 0;
+  VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  uint32_t offset = 0;
+};
+
+struct VertexStream {
+  std::vector<float> data;  // raw words (floats, or integers stored bitwise)
+  uint32_t stride = 0;      // bytes
+  VkVertexInputRate rate = VK_VERTEX_INPUT_RATE_VERTEX;
+};
+
+struct DrawCommand {
+  uint32_t count = 3, instances = 1, first = 0;
+  int32_t vertexOffset = 0;
+  uint32_t firstInstance = 0;
+  bool indexed = false;
+  std::vector<float> pushConstants;  // pushed before the draw (vertex and fragment stages), at offset 0
+};
+
+// A texture bound as a combined image sampler at set 0, binding 0 (fragment stage): RGBA8 levels.
+struct Texture {
+  uint32_t width = 0, height = 0, levels = 1;
+  std::vector<uint32_t> texels;  // every level in order, tightly packed RGBA8
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+};
+
+struct RenderJob {
+  std::vector<uint32_t> vertexSpirv, fragmentSpirv;
+  uint32_t width = 64, height = 64;
+  VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  VkClearColorValue clearColor{};
+  VkFormat depthFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth/stencil attachment
+  float clearDepth = 1.0f;
+  uint32_t clearStencil = 0;
+  VkPipelineDepthStencilStateCreateInfo depthStencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  VkPipelineColorBlendAttachmentState blend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
+                                            VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xf};
+  float blendConstants[4] = {0, 0, 0, 0};
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitiveRestart = false;
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depthBias = false;
+  float depthBiasConstant = 0, depthBiasSlope = 0;
+  VkViewport viewport{};  // width 0: the whole attachment, depth 0..1
+  VkRect2D scissor{};     // extent 0: the whole attachment
+  std::vector<VertexStream> streams;  // binding i = streams[i]
+  std::vector<VertexAttribute> attributes;
+  std::vector<uint32_t> indices;
+  VkIndexType indexType = VK_INDEX_TYPE_UINT32;
+  std::vector<Texture> textures;  // at most one
+  std::vector<DrawCommand> draws;
+  bool occlusionQuery = false;  // count the samples that pass over all draws
+};
+
+struct RenderResult {
+  VkResult result = VK_SUCCESS;
+  std::string error;
+  std::vector<uint8_t> color;  // width * height texels of the colour format, tightly packed
+  std::vector<uint8_t> depth;  // the depth aspect, tightly packed, when a depth format was given
+  uint64_t samplesPassed = 0;
+};
+
+class RenderDevice {
+ public:
+  // The first physical device whose name contains `nameFragment` and that is (crashtest 1) or is not (0) a
+  // crashtest device (one offering VK_KHR_device_fault); nullptr with *error if none.
+  static std::unique_ptr<RenderDevice> Open(VkInstance instance, const std::string& nameFragment, int crashtest,
+                                            std::string* error);
+  ~RenderDevice();
+  RenderResult Render(const RenderJob& job);
+  const std::string& name() const { return name_; }
+
+ private:
+  uint32_t MemoryType(uint32_t bits, VkMemoryPropertyFlags want) const;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t family_ = 0;
+  std::string name_;
+  VkPhysicalDeviceMemoryProperties memory_{};
+};
+
+// Bytes per texel of the formats the harness reads back.
+uint32_t FormatBytes(VkFormat format);
+
+}  // namespace crashtest::test
