@@ -112,8 +112,8 @@ constexpr VkExtensionProperties kInstanceExtensions[] = {
 };
 
 // Feature members crashtest honours, each under one name (the intersection also accepts the synonym in the
-// Vulkan11/12/13 aggregate). Draw-related features are honoured as far as draws go: recorded, counted by queries,
-// not rasterised (docs/execution.md).
+// Vulkan11/12/13 aggregate). Draw-related features are honoured as far as the rasteriser goes: draws it cannot
+// render yet (points, lines, MSAA, tessellation, geometry) are skipped with a warning (docs/execution.md, "Draws").
 constexpr std::string_view kFeatures[] = {
     // Out-of-bounds buffer accesses never crash: transfers check every range, and the interpreter that will run
     // shaders must keep this promise ("robustBufferAccess ... must be supported", Feature Requirements).

@@ -1,7 +1,7 @@
 // The pipeline statistics a queue counts for VK_QUERY_TYPE_PIPELINE_STATISTICS queries, indexed by the bit
 // position of their VkQueryPipelineStatisticFlagBits. What is counted (docs/execution.md): draws count the
-// vertices and primitives they assemble and the vertex-shader and clipping invocations that would follow; nothing
-// is rasterised, so clipping primitives and fragment invocations stay 0; tessellation and geometry stages are not
+// vertices and primitives they assemble and the vertex-shader and clipping invocations that follow; clipping
+// primitives and fragment invocations are not counted yet (0); tessellation and geometry stages are not
 // run (0); a dispatch counts every compute invocation (workgroups × the pipeline's workgroup size).
 #pragma once
 
