@@ -163,6 +163,9 @@ constexpr std::string_view kFeatures[] = {
     // the shader, dynamically indexed descriptor arrays, the MinLod image operand, gathers with dynamic offsets
     // and four constant offsets, mirror-clamp-to-edge.
     "VkPhysicalDeviceFeatures.imageCubeArray",
+    // Every BC format sampled, fetched and blitted from through its block decoder (src/format/compressed,
+    // tests/execution/image_differential_test.cpp "bc*" cases).
+    "VkPhysicalDeviceFeatures.textureCompressionBC",
     "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
     "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderStorageImageWriteWithoutFormat",

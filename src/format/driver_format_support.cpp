@@ -1,5 +1,6 @@
 #include "driver_format_support.h"
 
+#include "format/compressed/block_decoder.h"
 #include "format/format_info.h"
 
 namespace crashtest {
@@ -38,10 +39,23 @@ constexpr VkFormatFeatureFlags2 kBufferFeatures =
 // - vendor bits (LINEAR_COLOR_ATTACHMENT_NV, WEIGHT_IMAGE/BLOCK_MATCHING_QCOM, OPTICAL_FLOW_*_NV): not implemented.
 //
 // Per-format narrowing: a blit converts texels through a decode/encode of each component, which the transfer
-// code does for uncompressed single-plane formats only; compressed and Y'CbCr formats keep copies (a plain
-// byte move of whole blocks) but lose BLIT_SRC/BLIT_DST. A blit writes single texels, which a block-compressed
-// destination cannot take without a block encoder.
+// code does for uncompressed single-plane formats; Y'CbCr formats keep copies (a plain byte move of whole
+// blocks) but lose BLIT_SRC/BLIT_DST. A blit writes single texels, which a block-compressed destination cannot
+// take without a block encoder.
 constexpr VkFormatFeatureFlags2 kBlitFeatures = VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+
+// Block-compressed formats with a decoder (BC1-BC7, src/format/compressed): sampled (nearest, linear, min/max) and
+// fetched by shaders, copied, and blitted from. What the spec's "Required Format Support" table asks of them when
+// textureCompressionBC is supported: SAMPLED_IMAGE, BLIT_SRC, SAMPLED_IMAGE_FILTER_LINEAR (and TRANSFER_SRC/DST).
+// Never storage images or attachments: texels cannot be written one at a time.
+constexpr VkFormatFeatureFlags2 kDecodedCompressedFeatures =
+    VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+    VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
+    VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+// Other compressed formats (ETC2, EAC, ASTC, PVRTC) have no decoder yet: shaders cannot read them (a dispatch that
+// would is skipped), so only copies remain.
+constexpr VkFormatFeatureFlags2 kUndecodedCompressedFeatures =
+    VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
 
 }  // namespace
 
@@ -49,7 +63,10 @@ FormatSupport DriverFormatSupport(VkFormat format) {
   const FormatInfo* info = GetFormatInfo(format);
   if (info == nullptr) return {};
   VkFormatFeatureFlags2 image = kImageFeatures;
-  if (info->compression != CompressionScheme::kNone || info->chroma != ChromaSubsampling::kNone)
+  if (info->compression != CompressionScheme::kNone)
+    image = format::BlockDecoderFor(format).decode != nullptr ? kDecodedCompressedFeatures
+                                                               : kUndecodedCompressedFeatures;
+  else if (info->chroma != ChromaSubsampling::kNone)
     image &= ~kBlitFeatures;
   FormatSupport support;
   support.linearTilingFeatures = image;

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "device/resources.h"
+#include "format/compressed/block_decoder.h"
 #include "format/format_info.h"
 #include "memory/sampler.h"
 #include "memory/views.h"
@@ -53,6 +54,10 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
     aspect = VK_IMAGE_ASPECT_STENCIL_BIT;
     d.aspect = sampling::Aspect::kStencil;
     d.kind = format::ValueKind::kUint;
+  } else if (const format::BlockDecoder block = format::BlockDecoderFor(view.format()); block.decode != nullptr) {
+    // A block-compressed view (of an image of a compatible compressed format): texels are decoded from their block.
+    d.decodeBlock = block.decode;
+    d.kind = format::ValueKind::kFloat;
   } else {
     d.codec = format::ColorCodec(view.format());
     if (!d.codec.valid() || IsMultiPlanar(info.format)) {
@@ -66,7 +71,13 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
     return d;
   }
   d.texelBytes = TexelBlockSize(info.format, aspect);
-  if (d.texelBytes == 0 || (d.aspect == sampling::Aspect::kColor && d.texelBytes != d.codec.blockSize())) {
+  const uint32_t viewBytes = d.decodeBlock != nullptr ? format::BlockDecoderFor(view.format()).blockBytes
+                                                      : d.codec.blockSize();
+  const bool compressedImage = IsCompressed(info.format);
+  // A compressed view reads the blocks of a compressed image of the same block size; an uncompressed view of a
+  // compressed image (VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) reads each block as one texel.
+  if (d.texelBytes == 0 || (d.aspect == sampling::Aspect::kColor && d.texelBytes != viewBytes) ||
+      (d.decodeBlock != nullptr && !compressedImage)) {
     *unsupported = std::string("views of format ") + FormatName(view.format()) + " on images of format " +
                    FormatName(info.format);
     return d;
@@ -89,6 +100,13 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
     level.layerPitch = sub.arrayPitch;
     level.width = std::max(1u, info.extent.width >> mip);
     level.height = std::max(1u, info.extent.height >> mip);
+    if (compressedImage && d.decodeBlock == nullptr) {
+      // "the view's extent is in blocks of the image's format" for block-texel-view-compatible views: without this
+      // the rows of a texel view would run past the image's rows of blocks.
+      const VkExtent3D block = GetFormatInfo(info.format)->blockExtent;
+      level.width = (level.width + block.width - 1) / block.width;
+      level.height = (level.height + block.height - 1) / block.height;
+    }
     level.depth = std::max(1u, info.extent.depth >> mip);
   }
   d.bound = true;

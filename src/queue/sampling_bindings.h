@@ -14,7 +14,7 @@ class ImageView;
 class Sampler;
 
 // An unbound descriptor (bound == false) when the view's image has no memory. When the engine cannot read the
-// view's format or shape (block-compressed, multi-planar, a 3D image seen as 2D), the descriptor is unbound too and
+// view's format or shape (ETC2/EAC/ASTC/PVRTC, multi-planar, a 3D image seen as 2D), the descriptor is unbound too and
 // `*unsupported` names what (left untouched otherwise), so the caller can say the dispatch is not executed.
 sampling::ImageDescriptor DescribeImageView(const ImageView& view, std::string* unsupported);
 // The same for one aspect of a view (colour, or the depth or the stencil aspect of a depth/stencil view), as a

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "format/color_codec.h"
+#include "format/compressed/block_decoder.h"
 
 namespace crashtest::sampling {
 
@@ -39,7 +40,10 @@ struct ImageDescriptor {
   bool texelBuffer = false;  // a uniform or storage texel buffer: level[0] is the buffer, width its texels
   Aspect aspect = Aspect::kColor;
   VkFormat format = VK_FORMAT_UNDEFINED;  // the view's format (it may differ from the image's)
-  format::ColorCodec codec;               // for Aspect::kColor
+  format::ColorCodec codec;               // for Aspect::kColor of uncompressed formats
+  // Block-compressed formats (BC1-BC7): texels are read by decoding their 4x4 block; texelBytes is then the block's
+  // size and the level's rowPitch strides rows of blocks. Never written (no storage or attachment use).
+  format::DecodeBlockFn decodeBlock = nullptr;
   format::ValueKind kind = format::ValueKind::kFloat;
   bool unormDepth = false;   // D16/D24: Dref is clamped to [0, 1] before the comparison
   uint32_t texelBytes = 0;   // bytes of one sample of one texel in this aspect

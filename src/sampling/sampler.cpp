@@ -132,8 +132,7 @@ class LevelSampler {
     if (border) {
       for (int k = 0; k < 4; ++k) texel.v[k] = sampler_.border.uint32[k];
     } else {
-      const std::byte* at = TexelAddress(image_, level, c[0], c[1], c[2], where_.layer, 0);
-      if (at != nullptr) texel = ReadTexel(image_, at);
+      LoadTexel(image_, level, c[0], c[1], c[2], where_.layer, 0, &texel);
     }
     if (request_.compare) {
       float reference = request_.dref;

@@ -9,7 +9,7 @@ namespace crashtest::sampling {
 
 std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
                         uint32_t sample) {
-  if (!image.bound || level >= image.levels) return nullptr;
+  if (!image.bound || level >= image.levels || image.decodeBlock != nullptr) return nullptr;
   const LevelView& l = image.level[level];
   if (image.texelBuffer) {
     if (x < 0 || static_cast<uint32_t>(x) >= l.width) return nullptr;
@@ -23,6 +23,40 @@ std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x,
          static_cast<uint64_t>(static_cast<uint32_t>(z)) * l.depthPitch +
          static_cast<uint64_t>(static_cast<uint32_t>(y)) * l.rowPitch +
          (static_cast<uint64_t>(static_cast<uint32_t>(x)) * image.samples + sample) * image.texelBytes;
+}
+
+namespace {
+
+// Texel (x, y) of a block-compressed level: its block decoded, the texel picked. Levels whose extent is not a
+// multiple of 4 end in partial blocks; the validation against the texel extent keeps reads inside them.
+bool LoadCompressedTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z,
+                         int32_t layer, Texel* out) {
+  if (!image.bound || level >= image.levels) return false;
+  const LevelView& l = image.level[level];
+  if (x < 0 || y < 0 || z < 0 || layer < 0 || static_cast<uint32_t>(x) >= l.width ||
+      static_cast<uint32_t>(y) >= l.height || static_cast<uint32_t>(z) >= l.depth ||
+      static_cast<uint32_t>(layer) >= image.layers)
+    return false;
+  const auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+  const std::byte* block = l.base + static_cast<uint64_t>(static_cast<uint32_t>(layer)) * l.layerPitch +
+                           static_cast<uint64_t>(static_cast<uint32_t>(z)) * l.depthPitch +
+                           static_cast<uint64_t>(uy / 4) * l.rowPitch +
+                           static_cast<uint64_t>(ux / 4) * image.texelBytes;
+  float texels[16][4];
+  image.decodeBlock(block, texels);
+  std::memcpy(out->v, texels[(uy % 4) * 4 + ux % 4], sizeof out->v);
+  return true;
+}
+
+}  // namespace
+
+bool LoadTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+               uint32_t sample, Texel* out) {
+  if (image.decodeBlock != nullptr) return sample == 0 && LoadCompressedTexel(image, level, x, y, z, layer, out);
+  const std::byte* at = TexelAddress(image, level, x, y, z, layer, sample);
+  if (at == nullptr) return false;
+  *out = ReadTexel(image, at);
+  return true;
 }
 
 Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel) {
@@ -47,6 +81,15 @@ Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel) {
 
 Texel OutOfBoundsTexel(const ImageDescriptor& image) {
   if (!image.bound) return ZeroTexel();
+  if (image.decodeBlock != nullptr) {
+    // A block of zero bytes, as for uncompressed formats: black (opaque except for BC1 with alpha, BC2 and BC3).
+    const std::byte zeroBlock[16] = {};
+    float texels[16][4];
+    image.decodeBlock(zeroBlock, texels);
+    Texel out;
+    std::memcpy(out.v, texels[0], sizeof out.v);
+    return out;
+  }
   const std::byte zeros[16] = {};
   return image.texelBytes <= sizeof zeros ? ReadTexel(image, zeros) : ZeroTexel();
 }

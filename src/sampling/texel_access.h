@@ -17,10 +17,17 @@ struct Texel {
 };
 
 // The bytes of sample `sample` of texel (x, y, z) of `layer` at `level` of the view, or nullptr when any coordinate
-// fails validation (outside the level's extent, the view's layers or the image's samples) or nothing is bound.
+// fails validation (outside the level's extent, the view's layers or the image's samples) or nothing is bound, and
+// for block-compressed images (read them with LoadTexel).
 // For texel buffers only x counts.
 std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
                         uint32_t sample);
+
+// Texel (x, y, z) of `layer` at `level`, sample `sample`, converted to RGBA before the view's swizzle: false (and
+// *out untouched) when a coordinate fails validation or nothing is bound. Handles block-compressed images, whose
+// texels have no address of their own.
+bool LoadTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+               uint32_t sample, Texel* out);
 
 // The texel at `texel` converted to RGBA ("missing components read as 0, 0, 0, 1"), before the view's swizzle.
 Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel);

@@ -1,5 +1,6 @@
 // Filtered and converting transfers: vkCmdBlitImage2 (scaling, mirroring, nearest and linear filtering, format
-// conversion through the texel codec) and vkCmdResolveImage2 (multisample to single-sample).
+// conversion through the texel codec, block-compressed BC sources through their block decoder) and
+// vkCmdResolveImage2 (multisample to single-sample).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include "common/log.h"
 #include "format/format_info.h"
 #include "format/color_codec.h"
+#include "format/compressed/block_decoder.h"
 #include "transfer/surface_ops.h"
 
 namespace crashtest::transfer {
@@ -66,11 +68,15 @@ void BlitOneAspect(const BlitAspect& blit) {
   bool colour = blit.aspect == VK_IMAGE_ASPECT_COLOR_BIT;
   ColorCodec srcCodec(colour ? blit.src.format : VK_FORMAT_UNDEFINED);
   ColorCodec dstCodec(colour ? blit.dst.format : VK_FORMAT_UNDEFINED);
+  // A block-compressed source (BC1-BC7) is read through its block decoder; its texels are floats.
+  const format::BlockDecoder srcBlocks = colour ? format::BlockDecoderFor(blit.src.format) : format::BlockDecoder{};
+  const bool compressedSource = srcBlocks.decode != nullptr;
   bool sameFormat = blit.src.format == blit.dst.format;
-  bool raw = sameFormat && blit.filter == VK_FILTER_NEAREST;  // bit-exact copy of the chosen texels
+  bool raw = sameFormat && blit.filter == VK_FILTER_NEAREST && !compressedSource;  // bit-exact copy of the texels
   bool convertible = colour && srcCodec.valid() && dstCodec.valid() &&
                      (srcCodec.kind() == ValueKind::kFloat) == (dstCodec.kind() == ValueKind::kFloat) &&
                      (srcCodec.kind() == ValueKind::kFloat || blit.filter == VK_FILTER_NEAREST);
+  if (compressedSource) convertible = dstCodec.valid() && dstCodec.kind() == ValueKind::kFloat;
   Axis ax{region.dstOffsets[0].x, region.dstOffsets[1].x, region.srcOffsets[0].x, region.srcOffsets[1].x,
           srcPlane.extent.width};
   Axis ay{region.dstOffsets[0].y, region.dstOffsets[1].y, region.srcOffsets[0].y, region.srcOffsets[1].y,
@@ -81,8 +87,9 @@ void BlitOneAspect(const BlitAspect& blit) {
     return a.DstBegin() >= 0 && static_cast<int64_t>(a.DstEnd()) <= dstSize && a.dst0 != a.dst1;
   };
   bool valid = srcPlane.base != nullptr && dstPlane.base != nullptr && (raw || convertible) &&
-               srcPlane.samples == 1 && dstPlane.samples == 1 && srcPlane.blockExtent.width == 1 &&
-               dstPlane.blockExtent.width == 1 && static_cast<uint64_t>(s.baseArrayLayer) + layers <= blit.src.arrayLayers &&
+               srcPlane.samples == 1 && dstPlane.samples == 1 &&
+               (srcPlane.blockExtent.width == 1 || compressedSource) && dstPlane.blockExtent.width == 1 &&
+               static_cast<uint64_t>(s.baseArrayLayer) + layers <= blit.src.arrayLayers &&
                static_cast<uint64_t>(d.baseArrayLayer) + layers <= blit.dst.arrayLayers &&
                inside(ax, dstPlane.extent.width) && inside(ay, dstPlane.extent.height) &&
                (!is3D || inside(az, dstPlane.extent.depth));
@@ -97,13 +104,24 @@ void BlitOneAspect(const BlitAspect& blit) {
   for (uint32_t layer = 0; layer < layers; ++layer) {
     PlaneView from = layer == 0 ? srcPlane : PlaneAt(blit.src, blit.aspect, s.mipLevel, s.baseArrayLayer + layer);
     PlaneView to = layer == 0 ? dstPlane : PlaneAt(blit.dst, blit.aspect, d.mipLevel, d.baseArrayLayer + layer);
-    auto fetch = [&](uint32_t x, uint32_t y, uint32_t z) { return srcCodec.Decode(from.Block(x, y, z)); };
+    auto fetch = [&](uint32_t x, uint32_t y, uint32_t z) {
+      if (!compressedSource) return srcCodec.Decode(from.Block(x, y, z));
+      float texels[16][4];
+      srcBlocks.decode(from.Block(x / 4, y / 4, z), texels);
+      VkClearColorValue value;
+      std::memcpy(value.float32, texels[(y % 4) * 4 + x % 4], sizeof value.float32);
+      return value;
+    };
     for (uint32_t z = dstZBegin; z < dstZEnd; ++z) {
       for (int32_t y = ay.DstBegin(); y < ay.DstEnd(); ++y) {
         for (int32_t x = ax.DstBegin(); x < ax.DstEnd(); ++x) {
           std::byte* out = to.Block(static_cast<uint32_t>(x), static_cast<uint32_t>(y), z);
           if (!linear) {
             uint32_t sz = is3D ? az.Nearest(static_cast<int32_t>(z)) : 0;
+            if (compressedSource) {
+              dstCodec.Encode(fetch(ax.Nearest(x), ay.Nearest(y), sz), out);
+              continue;
+            }
             const std::byte* in = from.Block(ax.Nearest(x), ay.Nearest(y), sz);
             if (raw) std::memcpy(out, in, from.blockSize);
             else dstCodec.Encode(srcCodec.Decode(in), out);

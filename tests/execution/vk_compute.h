@@ -47,8 +47,12 @@ struct ImageSpec {
   VkComponentMapping components{};
 };
 
-// Bytes of one texel of the formats the harness handles (0 for others).
+// Bytes of one texel of the formats the harness handles (0 for others); of one 4x4 block for BC formats.
 uint32_t TexelBytes(VkFormat format);
+// Bytes of one 4x4 block of a BC format, 0 for other formats.
+uint32_t CompressedBlockBytes(VkFormat format);
+// Bytes of one level of an ImageSpec (all its layers), tightly packed as vkCmdCopyBufferToImage reads them.
+size_t LevelBytes(const ImageSpec& spec, uint32_t level);
 // Words of an ImageSpec's contents: every level and layer.
 size_t ImageWords(const ImageSpec& spec);
 

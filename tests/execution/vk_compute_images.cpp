@@ -47,18 +47,36 @@ uint32_t TexelBytes(VkFormat format) {
     case VK_FORMAT_R32G32_UINT:
       return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT: case VK_FORMAT_R32G32B32A32_UINT: case VK_FORMAT_R32G32B32A32_SINT: return 16;
+    default: return CompressedBlockBytes(format);
+  }
+}
+
+uint32_t CompressedBlockBytes(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK: case VK_FORMAT_BC1_RGB_SRGB_BLOCK: case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK: case VK_FORMAT_BC4_UNORM_BLOCK: case VK_FORMAT_BC4_SNORM_BLOCK:
+      return 8;
+    case VK_FORMAT_BC2_UNORM_BLOCK: case VK_FORMAT_BC2_SRGB_BLOCK: case VK_FORMAT_BC3_UNORM_BLOCK:
+    case VK_FORMAT_BC3_SRGB_BLOCK: case VK_FORMAT_BC5_UNORM_BLOCK: case VK_FORMAT_BC5_SNORM_BLOCK:
+    case VK_FORMAT_BC6H_UFLOAT_BLOCK: case VK_FORMAT_BC6H_SFLOAT_BLOCK: case VK_FORMAT_BC7_UNORM_BLOCK:
+    case VK_FORMAT_BC7_SRGB_BLOCK:
+      return 16;
     default: return 0;
   }
+}
+
+size_t LevelBytes(const ImageSpec& spec, uint32_t level) {
+  const VkExtent3D e = LevelExtent(spec, level);
+  if (const uint32_t block = CompressedBlockBytes(spec.format); block != 0)
+    return size_t{(e.width + 3) / 4} * ((e.height + 3) / 4) * e.depth * spec.layers * block;
+  return size_t{e.width} * e.height * e.depth * spec.layers * TexelBytes(spec.format);
 }
 
 size_t ImageWords(const ImageSpec& spec) {
   if (spec.type == VK_DESCRIPTOR_TYPE_SAMPLER) return 0;
   size_t bytes = 0;
   const uint32_t levels = IsTexelBuffer(spec.type) ? 1 : spec.levels;
-  for (uint32_t level = 0; level < levels; ++level) {
-    const VkExtent3D e = LevelExtent(spec, level);
-    bytes += size_t{e.width} * e.height * e.depth * spec.layers * TexelBytes(spec.format);
-  }
+  for (uint32_t level = 0; level < levels; ++level) bytes += LevelBytes(spec, level);
   return (bytes + 3) / 4;
 }
 
@@ -223,7 +241,7 @@ bool ImageResources::Create(const std::vector<ImageSpec>& specs, std::string* er
             copy.imageSubresource = {aspect, level, 0, spec.layers};
             copy.imageExtent = e;
             vkCmdCopyBufferToImage(cb, staging.buffer, res.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
-            offset += VkDeviceSize{e.width} * e.height * e.depth * spec.layers * TexelBytes(spec.format);
+            offset += LevelBytes(spec, level);
           }
           barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
           barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
@@ -293,7 +311,7 @@ bool ImageResources::ReadBack(const std::vector<ImageSpec>& specs, std::vector<s
             copy.imageSubresource = {aspect, level, 0, spec.layers};
             copy.imageExtent = e;
             vkCmdCopyImageToBuffer(cb, res.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer, 1, &copy);
-            offset += VkDeviceSize{e.width} * e.height * e.depth * spec.layers * TexelBytes(spec.format);
+            offset += LevelBytes(spec, level);
           }
         },
         error);

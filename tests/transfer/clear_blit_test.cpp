@@ -1,5 +1,5 @@
-// Clears (whole ranges, depth/stencil aspects, attachment rects), blits (linear gradient, mirroring, conversion)
-// and resolves, byte for byte.
+// Clears (whole ranges, depth/stencil aspects, attachment rects), blits (linear gradient, mirroring, conversion,
+// block-compressed sources) and resolves, byte for byte.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -159,6 +159,29 @@ TEST(BlitImage, DepthNearestCopiesTheStoredBits) {
   BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_NEAREST);
   EXPECT_EQ(dst.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 3, 2)[1], B(0x12));
   EXPECT_EQ(dst.Block(VK_IMAGE_ASPECT_DEPTH_BIT, 1, 1)[1], B(0xcd));
+}
+
+// A BC1 source is decoded block by block, partial blocks at the edge of a 6x6 level included. Every block holds
+// red (index 0), blue (1) and the 1/3 and 2/3 mixes (2, 3) along its first row, red elsewhere.
+TEST(BlitImage, DecodesABc1Source) {
+  TestImage src(VK_FORMAT_BC1_RGB_UNORM_BLOCK, {6, 6, 1}), dst(VK_FORMAT_R8G8B8A8_UNORM, {6, 6, 1});
+  const std::byte block[8] = {B(0x00), B(0xf8), B(0x1f), B(0x00), B(0xe4), B(0), B(0), B(0)};  // c0 red > c1 blue
+  for (uint32_t by = 0; by < 2; ++by)
+    for (uint32_t bx = 0; bx < 2; ++bx) std::memcpy(src.Block(VK_IMAGE_ASPECT_COLOR_BIT, bx, by), block, 8);
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {6, 6, 1}}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {{0, 0, 0}, {6, 6, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_NEAREST);
+  auto rgba = [&](uint32_t x, uint32_t y) {
+    const std::byte* t = dst.Texel(x, y);
+    return std::to_integer<uint32_t>(t[0]) | std::to_integer<uint32_t>(t[1]) << 8 |
+           std::to_integer<uint32_t>(t[2]) << 16 | std::to_integer<uint32_t>(t[3]) << 24;
+  };
+  EXPECT_EQ(rgba(0, 0), 0xff0000ffu);
+  EXPECT_EQ(rgba(1, 0), 0xffff0000u);
+  EXPECT_EQ(rgba(2, 0), 0xff5500aau);  // (2 red + blue) / 3
+  EXPECT_EQ(rgba(3, 0), 0xffaa0055u);
+  EXPECT_EQ(rgba(5, 0), 0xffff0000u);  // texel 1 of the partial block to the right
+  EXPECT_EQ(rgba(5, 5), 0xff0000ffu);
 }
 
 TEST(ResolveImage, AveragesFourSamplesAndTakesSampleZeroOfIntegers) {

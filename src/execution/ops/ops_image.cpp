@@ -105,10 +105,10 @@ void ImageRead(const Op& op, SubgroupState& s) {
     if (entry != nullptr) {
       const TexelCoordinates t = IntegerCoordinates(ii, coord, offset, w, l);
       const uint32_t level = lod != nullptr ? lod[l] : 0;
-      const std::byte* at = sampling::TexelAddress(entry->image, level, t.x, t.y, t.z, t.layer,
-                                                   sample != nullptr ? sample[l] : 0);
-      texel = sampling::Swizzled(entry->image, at != nullptr ? sampling::ReadTexel(entry->image, at)
-                                                             : sampling::OutOfBoundsTexel(entry->image));
+      if (!sampling::LoadTexel(entry->image, level, t.x, t.y, t.z, t.layer, sample != nullptr ? sample[l] : 0,
+                               &texel))
+        texel = sampling::OutOfBoundsTexel(entry->image);
+      texel = sampling::Swizzled(entry->image, texel);
     }
     for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
   });
