@@ -145,6 +145,8 @@ Json DescribeMachine(const MachineModel& m) {
           {"scalarRegisterBudget", m.scalarRegisterBudget},
           {"scalarAllocationGranule", m.scalarAllocationGranule},
           {"privateArrayRegisterLimit", m.privateArrayRegisterLimit},
+          {"loopUnrollIterations", m.loopUnrollIterations},
+          {"loopUnrollIterationsForLoads", m.loopUnrollIterationsForLoads},
           {"statisticDialect", StatisticDialectName(m.dialect)},
           {"latency",
            {{"alu", l.alu},

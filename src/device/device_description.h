@@ -69,6 +69,12 @@ struct MachineModel {
   // 32-bit components of a dynamically indexed Function/Private array that a back end keeps in vector registers
   // (indexed register moves, as ACO and NVIDIA's compiler do); larger arrays live in scratch memory.
   uint32_t privateArrayRegisterLimit = 0;
+  // Full unrolling of counted loops by the back-end compiler (statistics/loop_unrolling.h): a loop with a known
+  // trip count of at most loopUnrollIterations is unrolled when its body is small; at most
+  // loopUnrollIterationsForLoads when its body is straight-line code with a dynamically addressed load (unrolling
+  // lets the scheduler overlap the loads). 0 = the compiler does not unroll.
+  uint32_t loopUnrollIterations = 0;
+  uint32_t loopUnrollIterationsForLoads = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };

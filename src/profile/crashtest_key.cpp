@@ -152,6 +152,8 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"scalarRegisterBudget", &MachineModel::scalarRegisterBudget},
       {"scalarAllocationGranule", &MachineModel::scalarAllocationGranule},
       {"privateArrayRegisterLimit", &MachineModel::privateArrayRegisterLimit},
+      {"loopUnrollIterations", &MachineModel::loopUnrollIterations},
+      {"loopUnrollIterationsForLoads", &MachineModel::loopUnrollIterationsForLoads},
   };
   struct LatencyField {
     std::string_view name;
@@ -167,7 +169,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
                          {"registerBudget", "registerFilePerLane", "allocationGranule", "maxSubgroupsPerCore",
                           "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
                           "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
-                          "privateArrayRegisterLimit",
+                          "privateArrayRegisterLimit", "loopUnrollIterations", "loopUnrollIterationsForLoads",
                           "statisticDialect", "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())

@@ -25,6 +25,7 @@ PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopIn
   // Track every pointer back to its root variable; a non-constant index anywhere makes the root dynamic.
   std::vector<ir::ValueId> root(module.values.size(), ir::kNone);
   std::vector<bool> dynamic(module.values.size(), false);
+  std::vector<bool> dynamicPointer(module.values.size(), false);  // an access chain with a non-constant index
   for (const ir::Global& global : module.globals)
     if (global.storageClass == spv::StorageClassPrivate) root[global.value] = global.value;
   for (const ir::Block& block : blocks)
@@ -35,14 +36,46 @@ PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopIn
       ir::ValueId base = root[operands[0]];
       if (base == ir::kNone) continue;
       root[inst.result] = base;
+      dynamicPointer[inst.result] = dynamicPointer[operands[0]];
       for (uint32_t k = 1; k < inst.valueCount; ++k)
-        if (module.values[operands[k]].kind != ir::ValueKind::Constant) dynamic[base] = true;
+        if (module.values[operands[k]].kind != ir::ValueKind::Constant) {
+          dynamic[base] = true;
+          dynamicPointer[inst.result] = true;
+        }
+    }
+
+  // Arrays that only ever hold constants: a compiler moves them into the shader's constant data (NIR's
+  // nir_opt_large_constants, which RADV runs; NVIDIA's constant bank) and reads them with a load at each access,
+  // so they take neither registers nor scratch. Every write must store a constant at a constant index (a
+  // `const T table[N]` indexed dynamically becomes exactly that: one store of the constant composite).
+  std::vector<bool> written(module.values.size(), false);  // written with something other than constants
+  for (const ir::Global& global : module.globals)
+    if (global.initializer != ir::kNone && module.values[global.initializer].kind != ir::ValueKind::Constant)
+      written[global.value] = true;
+  for (const ir::Block& block : blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      auto operands = module.Operands(inst);
+      if (inst.op == spv::OpVariable) {
+        if (inst.result != ir::kNone && inst.valueCount > 0 &&
+            module.values[operands[0]].kind != ir::ValueKind::Constant)
+          written[inst.result] = true;
+        continue;
+      }
+      if (IsAccessChain(inst.op) || inst.op == spv::OpLoad) continue;
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        ir::ValueId r = root[operands[k]];
+        if (r == ir::kNone || !dynamic[r]) continue;
+        const bool constantStore = inst.op == spv::OpStore && k == 0 && inst.valueCount > 1 &&
+                                   module.values[operands[1]].kind == ir::ValueKind::Constant &&
+                                   !dynamicPointer[operands[0]];
+        if (!constantStore) written[r] = true;
+      }
     }
 
   PrivateArrays result;
   std::vector<uint32_t> arrayOf(module.values.size(), ir::kNone);
   for (ir::ValueId v = 0; v < module.values.size(); ++v) {
-    if (!dynamic[v]) continue;
+    if (!dynamic[v] || !written[v]) continue;  // constant data is neither registers nor scratch
     const ir::Type& pointer = module.types[module.values[v].type];
     PrivateArray array;
     array.variable = v;

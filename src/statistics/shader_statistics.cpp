@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "statistics/loop_unrolling.h"
 #include "statistics/loop_weights.h"
 #include "statistics/memory_footprint.h"
 #include "statistics/private_arrays.h"
@@ -38,7 +39,8 @@ bool IsScalarInstruction(const ir::Module& module, const analysis::Uniformity& u
 }
 
 void CountInstructions(const pipeline::CompiledShader& shader, const MachineModel& model,
-                       const std::vector<uint64_t>& weights, ShaderStatistics& stats, uint64_t& issueCycles) {
+                       const std::vector<uint64_t>& weights, const LoopUnrolling& unrolling, ShaderStatistics& stats,
+                       uint64_t& issueCycles) {
   const ir::Module& module = shader.module;
   const bool scalarUnit = model.scalarRegisterBudget != 0;
   uint64_t cycles = 0;
@@ -52,7 +54,12 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
       // Machine instructions, as a GPU back end emits them: ALU work once per 32-bit component (the SIMT lanes
       // are scalar: a vec4 add is four adds, a mat4 x vec4 sixteen multiply-adds), nothing for what it folds
       // away (composites, phis, copies, variables, fall-through branches, descriptor bookkeeping).
-      const uint64_t machine = cost.latency == LatencyKind::Free ? 0 : cost.issues;
+      // An unrolled loop's body is in the code once per iteration, without its exit test.
+      const bool conditional = inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch;
+      const uint64_t copies = conditional && unrolling.exitTestRemoved[b] ? 0 : unrolling.blockCopies[b];
+      const bool folded = inst.result != ir::kNone && unrolling.foldsAway[inst.result];
+      const uint64_t issued = cost.latency == LatencyKind::Free ? 0 : cost.issues;
+      const uint64_t machine = folded ? 0 : SaturatingMul(issued, copies);
       ++stats.irInstructions;
       stats.instructions += machine;
       stats.instructionsByClass[static_cast<size_t>(cost.cls)] += machine;
@@ -63,9 +70,9 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
       stats.machineCodeBytes += machine * (wide ? 8 : 4);
       if (scalarUnit && IsScalarInstruction(module, stats.uniformity, inst, cost)) stats.scalarInstructions += machine;
       else stats.vectorInstructions += machine;
-      if (inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch) {
-        ++stats.branches;
-        if (stats.uniformity.IsDivergentBranch(b)) ++stats.divergentBranches;
+      if (conditional) {
+        stats.branches += copies;
+        if (stats.uniformity.IsDivergentBranch(b)) stats.divergentBranches += copies;
       }
       if (inst.op == spv::OpPhi) {
         // A phi operand becomes a move at the end of its predecessor unless the allocator can give it the phi's
@@ -85,7 +92,7 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
         run = unit;
       }
       blockCycles = SaturatingAdd(blockCycles, SaturatingMul(LatencyOf(model.latency, cost.latency), cost.issues));
-      blockIssues = SaturatingAdd(blockIssues, machine);
+      blockIssues = SaturatingAdd(blockIssues, issued);
     }
     cycles = SaturatingAdd(cycles, SaturatingMul(blockCycles, weights[b]));
     issueCycles = SaturatingAdd(issueCycles, SaturatingMul(blockIssues, weights[b]));
@@ -135,7 +142,8 @@ uint64_t Hash(const pipeline::CompiledShader& shader, const MachineModel& model,
                      model.maxSubgroupSize, model.latency.alu, model.latency.transcendental, model.latency.memory,
                      model.latency.shared, model.latency.texture, model.latency.branch, model.latency.barrier,
                      model.latency.atomic, model.scalarRegisterBudget, model.scalarAllocationGranule,
-                     model.privateArrayRegisterLimit, model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
+                     model.privateArrayRegisterLimit, model.loopUnrollIterations, model.loopUnrollIterationsForLoads,
+                     model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
     hash.Add(v);
   return hash.Value();
 }
@@ -184,9 +192,11 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
 
   std::vector<uint64_t> weights = BlockWeights(module, shader.loops);
   uint64_t issueCycles = 0;
-  CountInstructions(shader, model, weights, stats, issueCycles);
+  const LoopUnrolling unrolling = UnrollLoops(module, shader.loops, model);
+  CountInstructions(shader, model, weights, unrolling, stats, issueCycles);
   stats.basicBlocks = module.function.blocks.size();
   stats.loops = shader.loops.loops().size();
+  stats.unrolledLoops = static_cast<uint64_t>(std::count(unrolling.unrolled.begin(), unrolling.unrolled.end(), true));
 
   // Register files: uniform values in scalar registers where the model has a scalar unit.
   RegisterFiles files = AssignRegisterFiles(module, shader.liveness, stats.uniformity, model, stats.subgroupSize);

@@ -31,6 +31,7 @@ struct ShaderStatistics {
   uint64_t irInstructions = 0;  // IR instructions after optimisation, one each
   uint64_t basicBlocks = 0;
   uint64_t loops = 0;
+  uint64_t unrolledLoops = 0;  // of those, the ones the back end unrolls (loop_unrolling.h): no back edge left
   uint64_t branches = 0;  // conditional branches and switches
   uint64_t divergentBranches = 0;  // ... on a condition that differs between the subgroup's invocations
   // Machine instructions split by the unit that runs them (a model without a scalar unit runs all on the vector

@@ -132,7 +132,7 @@ constexpr StatisticDescriptor kRadv[] = {
     {"copies", "Copies", "Register moves left by phis that could not share the phi's register", kU64,
      Better::Lower, false, [](S s) { return s.copies; }},
     {"branches", "Branches", "Branch instructions: conditional branches and loop back edges", kU64, Better::Lower,
-     false, [](S s) { return s.branches + s.loops; }},
+     false, [](S s) { return s.branches + s.loops - s.unrolledLoops; }},
     {"latency", "Latency", "Estimated cycles for one subgroup to run the shader (latency table, loops weighted)",
      kU64, Better::Lower, false, [](S s) { return s.estimatedCycles; }},
     {"inverseThroughput", "Inverse Throughput",

@@ -25,8 +25,8 @@ TOP_LEVEL_KEYS = {"$schema", "capabilities", "profiles", "crashtest"}
 CAPABILITY_KEYS = {"extensions", "features", "properties", "formats", "queueFamiliesProperties"}
 MACHINE_KEYS = {"registerBudget", "registerFilePerLane", "allocationGranule", "maxSubgroupsPerCore",
                 "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "simdsPerCore",
-                "scalarRegisterBudget", "scalarAllocationGranule", "privateArrayRegisterLimit", "statisticDialect",
-                "latency"}
+                "scalarRegisterBudget", "scalarAllocationGranule", "privateArrayRegisterLimit", "loopUnrollIterations",
+                "loopUnrollIterationsForLoads", "statisticDialect", "latency"}
 DIALECTS = {"crashtest", "radv", "nvidia", "anv"}
 LATENCY_KEYS = {"alu", "transcendental", "memory", "shared", "texture", "branch", "barrier", "atomic"}
 
