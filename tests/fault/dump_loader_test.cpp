@@ -414,6 +414,48 @@ TEST_F(DumpLoaderTest, LossWhileWaitingOnASemaphoreSaysSo) {
   EXPECT_NE(text.find("waiting on semaphores before command 0, submission 1 on queue 0"), std::string::npos) << text;
 }
 
+// A hang at a submit: the watchdog loses the device on its own thread, and the dump says the queue hung at that
+// submission with no command started.
+TEST_F(DumpLoaderTest, WatchdogLossAfterAHangAtASubmitSaysWhereTheQueueStopped) {
+  Open("{}");
+  VkDevice device = device_->device;
+  ASSERT_EQ(inject_(device, R"({"id": "stuck", "when": {"submit": 1}, "effect": "hang", "watchdogMs": 20})"),
+            VK_SUCCESS);
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &info, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+  vkCmdFillBuffer(cb, buffer_, 0, 4, 7);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFence fence = device_->Fence();
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  vkQueueWaitIdle(device_->queues[0]);
+  vkDestroyFence(device, fence, nullptr);
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(VendorBinary(), &d, &error)) << error;
+  ASSERT_FALSE(d.content.submissions.empty());
+  const dump::Submission& s = d.content.submissions[0];
+  EXPECT_EQ(s.serial, 1u);
+  EXPECT_EQ(s.executing, dump::kNoCommand);
+  ASSERT_EQ(s.commandBuffers.size(), 1u);
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(s.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("hung at the submission (planned hang): no command started, submission 1 on queue 0"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(DumpLoaderTest, EnvironmentFolderGetsOneFilePerLoss) {
   const fs::path dir = root_ / "env" / "nested";
   setenv("CRASHTEST_DUMP_DIR", dir.c_str(), 1);
