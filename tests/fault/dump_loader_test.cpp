@@ -290,8 +290,10 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   Open("{}");
   VkDevice device = device_->device;
   VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-  VkEvent event = VK_NULL_HANDLE;
+  VkEvent event = VK_NULL_HANDLE;    // the host never sets it
+  VkEvent reached = VK_NULL_HANDLE;  // the queue sets it: the host then knows where the queue is
   ASSERT_EQ(vkCreateEvent(device, &eventInfo, nullptr, &event), VK_SUCCESS);
+  ASSERT_EQ(vkCreateEvent(device, &eventInfo, nullptr, &reached), VK_SUCCESS);
   VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   info.commandPool = pool_;
   info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -301,10 +303,12 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cbs[0]), "Earlier");
   Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cbs[1]), "Waiting");
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  // 0 label "Frame 3", 1 fill, 2 end label | 3 label "Pass", 4 bind "Blur", 5 wait event, 6 dispatch, 7 end label.
+  // 0 label "Frame 3", 1 fill, 2 set event, 3 end label | 4 label "Pass", 5 bind "Blur", 6 wait event, 7 dispatch,
+  // 8 end label.
   ASSERT_EQ(vkBeginCommandBuffer(cbs[0], &begin), VK_SUCCESS);
   Label(cbs[0], "Frame 3");
   vkCmdFillBuffer(cbs[0], buffer_, 0, 4, 7);
+  vkCmdSetEvent(cbs[0], reached, VK_PIPELINE_STAGE_TRANSFER_BIT);
   endLabel_(cbs[0]);
   ASSERT_EQ(vkEndCommandBuffer(cbs[0]), VK_SUCCESS);
   ASSERT_EQ(vkBeginCommandBuffer(cbs[1], &begin), VK_SUCCESS);
@@ -315,24 +319,23 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   vkCmdDispatch(cbs[1], 1, 1, 1);
   endLabel_(cbs[1]);
   ASSERT_EQ(vkEndCommandBuffer(cbs[1]), VK_SUCCESS);
-  uint32_t* words = nullptr;
-  ASSERT_EQ(vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&words)), VK_SUCCESS);
   VkFence fence = device_->Fence();
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 2;
   submit.pCommandBuffers = cbs;
   ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, fence), VK_SUCCESS);
-  // The fill ran (the buffer is bound at offset 256); the queue then reaches the event wait within microseconds.
+  // The queue set `reached`; it then reaches the event wait within microseconds.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (__atomic_load_n(&words[64], __ATOMIC_ACQUIRE) != 7u && std::chrono::steady_clock::now() < deadline)
+  while (vkGetEventStatus(device, reached) != VK_EVENT_SET && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ(words[64], 7u);
+  ASSERT_EQ(vkGetEventStatus(device, reached), VK_EVENT_SET);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_EQ(inject_(device, R"({"id": "from-host", "effect": "device-lost"})"), VK_ERROR_DEVICE_LOST);
   EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
   vkQueueWaitIdle(device_->queues[0]);
   vkDestroyFence(device, fence, nullptr);
   vkDestroyEvent(device, event, nullptr);
+  vkDestroyEvent(device, reached, nullptr);
 
   dump::Decoded d;
   std::string error;
@@ -341,18 +344,18 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   const dump::Submission& s = d.content.submissions[0];  // queue 0, described from the injecting thread
   EXPECT_EQ(s.queue, 0u);
   EXPECT_EQ(s.serial, 1u);
-  EXPECT_EQ(s.executing, 5u);
+  EXPECT_EQ(s.executing, 6u);
   EXPECT_EQ(s.executingName, "vkCmdWaitEvents");
   EXPECT_EQ(s.labels, (std::vector<std::string>{"Pass"})) << "Frame 3 ended in the earlier command buffer";
   ASSERT_EQ(s.commandBuffers.size(), 2u) << "the completed command buffer is listed too";
   EXPECT_EQ(s.commandBuffers[0].name, "Earlier");
-  ASSERT_EQ(s.commandBuffers[0].commands.size(), 3u);
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 4u);
   for (const dump::Command& c : s.commandBuffers[0].commands) EXPECT_EQ(c.state, dump::CommandState::Completed);
   EXPECT_EQ(s.commandBuffers[0].commands[1].name, "vkCmdFillBuffer");
   EXPECT_EQ(s.commandBuffers[1].name, "Waiting");
   ASSERT_EQ(s.commandBuffers[1].commands.size(), 5u);
   EXPECT_EQ(s.commandBuffers[1].commands[1].state, dump::CommandState::Completed);
-  EXPECT_EQ(s.commandBuffers[1].commands[2].index, 5u);
+  EXPECT_EQ(s.commandBuffers[1].commands[2].index, 6u);
   EXPECT_EQ(s.commandBuffers[1].commands[2].state, dump::CommandState::Executing);
   EXPECT_EQ(s.commandBuffers[1].commands[3].state, dump::CommandState::NotRun);
   ASSERT_EQ(d.content.pipelines.size(), 1u) << "the pipeline bound at the waiting command";
@@ -360,7 +363,7 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   for (size_t i = 1; i < d.content.submissions.size(); ++i) EXPECT_EQ(d.content.submissions[i].serial, 0u);
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 5 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
+  EXPECT_NE(text.find("executing command 6 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Pass, when the device was lost"), std::string::npos) << text;
   EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    0"),
             std::string::npos)
