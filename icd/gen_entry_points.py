@@ -38,7 +38,10 @@ class Command:
         self.params = params  # list of C declarations
         self.level = level
         self.version = None  # "VK_VERSION_1_x" that makes it core, if any
-        self.extensions = []  # names of extensions that provide it
+        # What provides it: (name it is provided as, extension, condition), the condition being None or, for a
+        # command an extension provides only beside another one, (another extension or None, core version or None):
+        # that extension enabled too, or the device at that version.
+        self.extensions = []
 
 
 def dispatch_level(first_param_type, name):
@@ -49,6 +52,31 @@ def dispatch_level(first_param_type, name):
     if first_param_type in ("VkDevice", "VkQueue", "VkCommandBuffer"):
         return "Device"
     return "Global"
+
+
+def require_providers(extension, require, promoted_to):
+    """Which extension provides the commands of `extension`'s <require> block, and on what condition.
+
+    A block that depends on something else provides its commands only with it: registries up to 1.3.2xx say
+    <require extension="B"> inside extension A (e.g. vkCmdWriteBufferMarker2AMD under VK_KHR_synchronization2 with
+    extension="VK_AMD_buffer_marker"), later ones <require depends="A,VK_VERSION_1_3"> inside B. Both mean B
+    provides the command when A is enabled too, or when the device's version includes A (A's "promotedto").
+    Returns [(provider, condition)], condition None or (extension or None, version or None)."""
+    also = require.get("extension")
+    if also is not None:
+        return [(also, (extension, promoted_to.get(extension)))]
+    depends = require.get("depends")
+    if depends is None:
+        return [(extension, None)]
+    if any(c in depends for c in "+()"):
+        return [(extension, ("unsupported:" + depends, None))]
+    result = []
+    for alternative in depends.split(","):
+        if alternative in VERSION_NUMBERS:
+            result.append((extension, (None, alternative)))
+        else:
+            result.append((extension, (alternative, promoted_to.get(alternative))))
+    return result
 
 
 def parse_registry(path):
@@ -85,6 +113,7 @@ def parse_registry(path):
                 target = commands.get(cmd.get("name"))
                 if target is not None and target.version is None:
                     target.version = feature.get("name")
+    promoted_to = {ext.get("name"): ext.get("promotedto") for ext in root.find("extensions")}
     for ext in root.find("extensions"):
         name = ext.get("name")
         supported = ext.get("supported", "").split(",")
@@ -95,13 +124,14 @@ def parse_registry(path):
         for require in ext.findall("require"):
             if not for_vulkan(require):
                 continue
-            for cmd in require.findall("command"):
-                cname = cmd.get("name")
-                target = commands.get(aliases.get(cname, cname))
-                if target is None:
-                    continue
-                # The alias name (e.g. vkGetPhysicalDeviceProperties2KHR) is what the extension provides.
-                target.extensions.append((cname, name))
+            for provider, condition in require_providers(name, require, promoted_to):
+                for cmd in require.findall("command"):
+                    cname = cmd.get("name")
+                    target = commands.get(aliases.get(cname, cname))
+                    if target is None:
+                        continue
+                    # The alias name (e.g. vkGetPhysicalDeviceProperties2KHR) is what the extension provides.
+                    target.extensions.append((cname, provider, condition))
 
     structs = []
     for node in root.find("types"):
@@ -168,6 +198,10 @@ def write_header(out, implemented, commands):
               "struct ExtensionRef {",
               "  const char* name;",
               "  bool instanceExtension;  // false: a device extension",
+              "  // Provided only beside another extension (vk.xml's require extension= / depends=): that device",
+              "  // extension enabled too (nullptr: none needed), or the device at alsoCoreVersion (0: no version does).",
+              "  const char* alsoExtension;",
+              "  uint32_t alsoCoreVersion;",
               "};",
               "",
               "extern const EntryPoint kEntryPoints[];       // sorted by name (strcmp)",
@@ -183,8 +217,10 @@ def write_table(out, implemented, commands, extension_types):
     for name in implemented:
         c = commands[name]
         by_name = {}
-        for provided_name, ext in c.extensions:
-            by_name.setdefault(provided_name, []).append(ext)
+        for provided_name, ext, condition in c.extensions:
+            if condition is not None and condition[0] is not None and condition[0].startswith("unsupported:"):
+                fail(f"{name}: vk.xml's depends=\"{condition[0][12:]}\" is not understood (only A or A,B,VK_VERSION_x_y)")
+            by_name.setdefault(provided_name, []).append((ext, condition))
         version = "0"
         if c.version:
             major, minor = VERSION_NUMBERS[c.version]
@@ -200,16 +236,22 @@ def write_table(out, implemented, commands, extension_types):
              "const EntryPoint kEntryPoints[] = {"]
     for name, impl, level, version, exts in entries:
         first = len(ext_refs)
-        for ext in exts:
-            ext_refs.append((ext, extension_types.get(ext) == "instance"))
+        for ext, condition in exts:
+            ext_refs.append((ext, extension_types.get(ext) == "instance", condition))
         lines.append(f'    {{"{name}", reinterpret_cast<PFN_vkVoidFunction>(&{impl}), DispatchLevel::{level}, '
                      f"{version}, {first}, {len(exts)}}},")
     lines += ["};", f"const uint32_t kEntryPointCount = {len(entries)};", "",
               "const ExtensionRef kEntryPointExtensions[] = {"]
-    for ext, instance in ext_refs:
-        lines.append(f'    {{"{ext}", {"true" if instance else "false"}}},')
+    for ext, instance, condition in ext_refs:
+        also, version = condition if condition is not None else (None, None)
+        also_text = f'"{also}"' if also else "nullptr"
+        version_text = "0"
+        if version in VERSION_NUMBERS:
+            major, minor = VERSION_NUMBERS[version]
+            version_text = f"VK_MAKE_API_VERSION(0, {major}, {minor}, 0)"
+        lines.append(f'    {{"{ext}", {"true" if instance else "false"}, {also_text}, {version_text}}},')
     if not ext_refs:
-        lines.append('    {"", false},')
+        lines.append('    {"", false, nullptr, 0},')
     lines += ["};", "", "}  // namespace crashtest::icd", ""]
     out.write("\n".join(lines))
 

@@ -50,7 +50,9 @@ PFN_vkVoidFunction LookupInstanceProcAddr(const Instance* instance, const char* 
   // returned when the extension is available (the spec's "available device extension" row), since the loader
   // builds its trampolines before any device exists.
   bool available = AnyProvidingExtension(*e, [&](const ExtensionRef& ext) {
-    return ext.instanceExtension ? instance->IsExtensionEnabled(ext.name) : Driver().ImplementsExtension(ext.name);
+    if (ext.instanceExtension) return instance->IsExtensionEnabled(ext.name);
+    return Driver().ImplementsExtension(ext.name) &&
+           (ext.alsoExtension == nullptr || ext.alsoCoreVersion != 0 || Driver().ImplementsExtension(ext.alsoExtension));
   });
   return available ? e->function : nullptr;
 }
@@ -68,8 +70,13 @@ PFN_vkVoidFunction LookupDeviceProcAddr(const Device& device, const char* name) 
   if (e->level != DispatchLevel::Device) return nullptr;
   if (CoreAt(*e, device.apiVersion())) return e->function;
   const Instance& instance = device.physicalDevice().instance();
+  // A command provided beside another extension (vkCmdWriteBufferMarker2AMD: VK_AMD_buffer_marker with
+  // VK_KHR_synchronization2 or Vulkan 1.3) needs both.
   bool enabled = AnyProvidingExtension(*e, [&](const ExtensionRef& ext) {
-    return ext.instanceExtension ? instance.IsExtensionEnabled(ext.name) : device.IsExtensionEnabled(ext.name);
+    if (ext.instanceExtension) return instance.IsExtensionEnabled(ext.name);
+    return device.IsExtensionEnabled(ext.name) &&
+           (ext.alsoExtension == nullptr || device.IsExtensionEnabled(ext.alsoExtension) ||
+            (ext.alsoCoreVersion != 0 && ext.alsoCoreVersion <= device.apiVersion()));
   });
   return enabled ? e->function : nullptr;
 }
@@ -82,7 +89,7 @@ PFN_vkVoidFunction LookupPhysicalDeviceProcAddr(const Instance* instance, const 
   if (instance != nullptr && CoreAt(*e, instance->apiVersion())) return e->function;
   bool available = AnyProvidingExtension(*e, [&](const ExtensionRef& ext) {
     return ext.instanceExtension ? (instance == nullptr || instance->IsExtensionEnabled(ext.name))
-                                 : Driver().ImplementsExtension(ext.name);
+                                 : Driver().ImplementsExtension(ext.name);  // the loader gates the rest
   });
   return available ? e->function : nullptr;
 }

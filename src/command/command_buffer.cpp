@@ -54,7 +54,7 @@ VkResult CommandBuffer::End() {
 
 void CommandBuffer::Reset(bool release, const char* command) {
   // A queue may still read the stream (held; after a loss the application may reset at once): retire it.
-  if (!IsPending() || !RetireIfHeld(false, command)) arena_.Clear(release);
+  if (!IsHeld() || !RetireIfHeld(false, command)) arena_.Clear(release);
   firstExecute_ = lastExecute_ = nullptr;
   work_ = 0;
   usage_ = 0;
@@ -64,16 +64,18 @@ void CommandBuffer::Reset(bool release, const char* command) {
 
 void CommandBuffer::Free(CommandBuffer* commandBuffer, const char* command) {
   if (commandBuffer == nullptr) return;
-  if (commandBuffer->IsPending() && commandBuffer->RetireIfHeld(true, command)) return;  // the queue deletes it
-  // Not held (IsPending read 0 with acquire, after the last release): no queue reads it any more.
+  if (commandBuffer->IsHeld() && commandBuffer->RetireIfHeld(true, command)) return;  // the queue deletes it
+  // Not held (IsHeld read 0 with acquire, after the last release): no queue reads it any more.
   VkAllocationCallbacks copy = commandBuffer->allocator_;
   DeleteObject(commandBuffer->hasAllocator_ ? &copy : nullptr, commandBuffer);
 }
 
 bool CommandBuffer::RetireIfHeld(bool orphan, const char* command) {
   bool lost = false;
+  bool pending = false;
   const bool held = ExecutionOf(device()).RunLocked([&](bool deviceLost) {
     lost = deviceLost;
+    pending = pending_.load(std::memory_order_relaxed) != 0;
     if (holds_.load(std::memory_order_relaxed) == 0) return false;
     if (CommandChunk* stream = arena_.Detach(); stream != nullptr) {
       stream->retiredNext = retired_;
@@ -83,8 +85,9 @@ bool CommandBuffer::RetireIfHeld(bool orphan, const char* command) {
     return true;
   });
   // On a lost device pending work is abandoned and the application may release it at once (docs/faults.md);
-  // otherwise this is a misuse ("must not be in the pending state"), made harmless by the hold.
-  if (held && !lost)
+  // otherwise, while its execution has not completed, this is a misuse ("must not be in the pending state"), made
+  // harmless by the hold.
+  if (held && pending && !lost)
     CT_WARN("%s: command buffer %llu is still pending (%s); its stream is released when the queue is done with it",
             command, static_cast<unsigned long long>(header.id),
             orphan ? "VUID-vkFreeCommandBuffers-pCommandBuffers-00047, VUID-vkDestroyCommandPool-commandPool-00041"
@@ -112,8 +115,9 @@ void CommandBuffer::ReleaseLocked() {
   holds_.fetch_sub(1, std::memory_order_release);
 }
 
-void CommandBuffer::MarkCompleted() {
-  if ((usage_ & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0)
+void CommandBuffer::CompleteLocked(bool deviceLost) {
+  pending_.fetch_sub(1, std::memory_order_relaxed);
+  if (!deviceLost && (usage_ & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0)
     state_.store(State::Invalid, std::memory_order_release);
 }
 

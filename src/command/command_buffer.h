@@ -60,19 +60,26 @@ class CommandBuffer : public DispatchableObject {
   // them. So the worker never reads memory the application has released, however a free races with a loss, and
   // nothing the application calls waits for the worker (a long command included).
   //
+  // A submission keeps its holds until it ends, so a crash dump can list the command buffers it completed before
+  // the one executing; a command buffer leaves the pending state earlier, when its own execution completes
+  // (CompleteLocked).
+  //
   // Takes a hold (vkQueueSubmit, the application's thread) and returns the stream the submission will read.
   const CommandChunk* Hold() {
     holds_.fetch_add(1, std::memory_order_relaxed);
+    pending_.fetch_add(1, std::memory_order_relaxed);
     return arena_.firstChunk();
   }
   // The worker is done with a stream it held. Called under the device's execution lock (DeviceExecution::
   // RunLocked); the last release frees the retired streams and an orphaned command buffer (`this` included).
   void ReleaseLocked();
-  // Submitted and not yet released by every queue that holds it.
-  bool IsPending() const { return holds_.load(std::memory_order_acquire) != 0; }
-  // A ONE_TIME_SUBMIT buffer becomes invalid once its execution completes ("... moves back to the invalid state",
-  // 6.4 "Command Buffer Recording"). Called by the worker under the execution lock, unless the device is lost.
-  void MarkCompleted();
+  // Submitted and not yet released by every submission that holds it.
+  bool IsHeld() const { return holds_.load(std::memory_order_acquire) != 0; }
+  // Its execution by one submission completed (or was abandoned): it leaves the pending state once every
+  // submission that executes it has. A ONE_TIME_SUBMIT buffer becomes invalid once its execution completes ("...
+  // moves back to the invalid state", 6.4 "Command Buffer Recording"), unless the device is lost. Called by the
+  // worker under the execution lock.
+  void CompleteLocked(bool deviceLost);
 
   CommandPool& pool() const { return pool_; }
   Device& device() const;
@@ -101,6 +108,7 @@ class CommandBuffer : public DispatchableObject {
   // Queue holds: incremented at submit without a lock, decremented under the execution lock, which also guards
   // retired_ and orphaned_.
   std::atomic<uint32_t> holds_{0};
+  std::atomic<uint32_t> pending_{0};  // holds whose execution has not completed (a reset or free then is a misuse)
   CommandChunk* retired_ = nullptr;  // retired streams, linked by CommandChunk::retiredNext
   bool orphaned_ = false;
   // The pool's callbacks, copied: an orphan and its retired streams may outlive the pool.

@@ -47,7 +47,35 @@ DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkA
   sets_.reserve(maxSets_);
 }
 
-DescriptorPool::~DescriptorPool() { Reset(); }
+DescriptorPool::~DescriptorPool() {
+  Reset();
+  while (recycled_ != nullptr) {
+    RecycledSet* next = recycled_->next;
+    FreeHostMemory(nullptr, recycled_);
+    recycled_ = next;
+  }
+}
+
+void* DescriptorPool::TakeSetMemory() {
+  static_assert(sizeof(DescriptorSet) >= sizeof(RecycledSet) && alignof(DescriptorSet) >= alignof(RecycledSet));
+  if (recycled_ != nullptr) {
+    RecycledSet* memory = recycled_;
+    recycled_ = memory->next;
+    memory->~RecycledSet();
+    return memory;
+  }
+  return AllocateHostMemory(allocator_.get(), sizeof(DescriptorSet), alignof(DescriptorSet),
+                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+}
+
+void DescriptorPool::GiveSetMemory(DescriptorSet* set) {
+  set->~DescriptorSet();
+  if (allocator_.get() != nullptr) {
+    FreeHostMemory(allocator_.get(), set);
+    return;
+  }
+  recycled_ = new (static_cast<void*>(set)) RecycledSet{recycled_};
+}
 
 VkResult DescriptorPool::Create(Device& device, const VkDescriptorPoolCreateInfo& info,
                                 const VkAllocationCallbacks* allocator, VkDescriptorPool* out) {
@@ -131,8 +159,21 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
 
   std::span<DescriptorRecord> range(arena_.data() + first, records);
   UseLayout(layout);
-  auto* set = NewObject<DescriptorSet>(allocator_.get(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, *this, layout, range, first,
-                                       variableCount);
+  void* memory = TakeSetMemory();
+  DescriptorSet* set = nullptr;
+  if (memory != nullptr) {
+    try {
+      set = new (memory) DescriptorSet(*this, layout, range, first, variableCount);
+    } catch (...) {
+      if (allocator_.get() == nullptr)
+        recycled_ = new (memory) RecycledSet{recycled_};
+      else
+        FreeHostMemory(allocator_.get(), memory);
+      LeaveLayout(layout);
+      ranges_.Free(first, records);
+      throw;
+    }
+  }
   if (set == nullptr) {
     LeaveLayout(layout);
     ranges_.Free(first, records);
@@ -187,7 +228,7 @@ void DescriptorPool::Release(DescriptorSet* set) {
   last->poolIndex_ = set->poolIndex_;
   sets_[set->poolIndex_] = last;
   sets_.pop_back();
-  DeleteObject(allocator_.get(), set);
+  GiveSetMemory(set);
   LeaveLayout(layout);
 }
 
@@ -202,7 +243,7 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
 }
 
 void DescriptorPool::Reset() {
-  for (DescriptorSet* set : sets_) DeleteObject(allocator_.get(), set);
+  for (DescriptorSet* set : sets_) GiveSetMemory(set);
   sets_.clear();
   for (const LayoutUse& use : layouts_) use.layout->Unref();
   layouts_.clear();

@@ -57,6 +57,12 @@ class DescriptorPool : public Object {
   };
   VkResult AllocateOne(DescriptorSetLayout& layout, uint32_t variableCount, DescriptorSet** out);
   void Release(DescriptorSet* set);
+  // A set's object memory: with the C heap (no callbacks), a freed set's memory is kept for the next set of this
+  // pool (at most the pool's peak of live sets, given back when the pool is destroyed), so a pool churned every
+  // frame costs no malloc/free per set and reuses memory that is still in cache. With the application's callbacks
+  // every set goes through them ("pAllocator ... controls host memory allocation").
+  void* TakeSetMemory();
+  void GiveSetMemory(DescriptorSet* set);  // destroys the set
   TypeCapacity* Capacity(VkDescriptorType type);
   // A set of `layout` is about to be created / was deleted: the pool holds one reference on each layout its live
   // sets use, so a set costs no atomic reference count of its own.
@@ -83,6 +89,10 @@ class DescriptorPool : public Object {
     uint32_t sets;  // live sets of that layout
   };
   std::vector<LayoutUse> layouts_;  // one reference each (RefCounted::Ref), few entries: pools serve few layouts
+  struct RecycledSet {
+    RecycledSet* next;
+  };
+  RecycledSet* recycled_ = nullptr;  // TakeSetMemory / GiveSetMemory
 };
 
 }  // namespace crashtest

@@ -292,17 +292,6 @@ CommandFaultOutcome FaultEngine::FireAtCommand(uint32_t fault, const std::string
         EnsureTimer();
         timerWake_.notify_all();
       }
-      // The watchdog loses the device on its own thread, which cannot see what this queue runs: note it now.
-      if (describe_ && planned.report.binary && !hangContent_) {
-        try {
-          auto content = std::make_unique<dump::Content>();
-          describe_({}, planned.id, *content);
-          hangContent_ = std::move(content);
-        } catch (const std::exception& e) {
-          CT_ERROR("fault '%s': the crash dump will not say what the queue was executing: %s", planned.id.c_str(),
-                   e.what());
-        }
-      }
       return CommandFaultOutcome::Hang;
     }
     Apply(planned, context, &lostNow);
@@ -408,10 +397,6 @@ void FaultEngine::RecordLoss(const PlannedFault& fault, std::vector<FaultReport>
     dump::Content content;
     try {
       if (describe_) describe_(reports, fault.id, content);
-      if (content.submissions.empty() && hangContent_) {
-        content.submissions = std::move(hangContent_->submissions);
-        content.pipelines = std::move(hangContent_->pipelines);
-      }
     } catch (const std::exception& e) {
       CT_ERROR("fault '%s': the crash dump lacks some sections: %s", fault.id.c_str(), e.what());
     }

@@ -202,8 +202,6 @@ class FaultEngine {
   std::mutex mutex_;
   std::vector<Armed> armed_;
   std::unique_ptr<LossSnapshot> loss_;  // set once, before kLost is published
-  // What the queue was executing when a command hung, for the dump the watchdog's loss writes on its own thread.
-  std::unique_ptr<dump::Content> hangContent_;
 
   // Timed faults and hang watchdogs.
   struct Deadline {

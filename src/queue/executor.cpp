@@ -85,6 +85,8 @@ void Executor::AdvanceSimulatedClock(CommandOp op) {
 void Executor::BeginSubmission(const Submission& submission) {
   submission_ = &submission;
   cursor_ = ExecutionCursor{submission.serial, 0, CommandOp::Count};
+  runningCommand_.store(0, std::memory_order_relaxed);
+  running_.store(&submission, std::memory_order_release);
   nextFault_ = submission.commandFaults.data();
   lastFault_ = submission.commandFaults.data() + submission.commandFaults.size();
   faultPoint_ = 0;
@@ -130,9 +132,6 @@ bool Executor::Execute(const CommandChunk* stream, const HeldStream* secondaries
     explicit OnThisThreadScope(const Executor* executor) { tExecutorOnThisThread = executor; }
     ~OnThisThreadScope() { tExecutorOnThisThread = previous; }
   } scope(this);
-  currentStream_ = stream;
-  currentSecondaries_ = secondaries;
-  primaryFirstCommand_ = cursor_.command;
   // Dynamic state and render-pass instances do not carry over between primary command buffers (Vulkan 1.3,
   // 6.1: "each primary command buffer ... state is undefined" at its start).
   topology_ = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -158,7 +157,7 @@ bool Executor::RunStream(const CommandChunk* stream) {
     if (execution_.lost()) [[unlikely]] return live = false;
     if (simulatedClock_ != nullptr) AdvanceSimulatedClock(header.op);
     live = Run(header.op, record);
-    ++cursor_.command;
+    runningCommand_.store(++cursor_.command, std::memory_order_relaxed);
     return live;
   });
   return live;

@@ -8,6 +8,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -43,8 +44,13 @@ class Executor {
   explicit Executor(Queue& queue);
 
   // The submission about to run; it (with its command faults, queue/command_fault_scan.h, fired when their
-  // command is reached) must outlive its execution.
+  // command is reached) must outlive its execution, which ends with EndSubmissionLocked.
   void BeginSubmission(const Submission& submission);
+  // The queue waits on a batch's semaphores (true) or is done waiting (false), for crash dumps.
+  void NoteWaiting(bool waiting) { waiting_.store(waiting, std::memory_order_relaxed); }
+  // The submission is done (under the device's execution lock, before its holds are released): a crash dump no
+  // longer reads it.
+  void EndSubmissionLocked() { running_.store(nullptr, std::memory_order_relaxed); }
   // Runs a primary command buffer's stream as submitted, and `secondaries`, the streams of the secondaries it
   // executes in execution order (SubmittedCommandBuffer). False when the device is lost or being destroyed: the
   // rest is abandoned. The streams are held by the submission (CommandBuffer::Hold) while this reads them.
@@ -54,10 +60,15 @@ class Executor {
   static const Executor* OnThisThread();
   const Device& device() const;
   // For a crash dump raised on this executor's thread: the submission being executed (every command buffer's
-  // commands, the executing one, the label stack there) and the pipelines bound at that command, with the
-  // faulting instruction when `faultId` is a shader fault (queue/executor_dump.cpp). Walks the held streams once;
-  // nothing is recorded per command while executing.
-  void Describe(std::span<const FaultReport> reports, const std::string& faultId, dump::Content& content) const;
+  // commands, the executing one, the label stack there) and the pipelines bound at that command (compute, then
+  // graphics; VK_NULL_HANDLE when none) (queue/executor_dump.cpp). Walks the held streams once; nothing is
+  // recorded per command while executing.
+  void Describe(dump::Submission& out, VkPipeline bound[2]) const;
+  // The same for a crash dump raised on another thread (a timed, injected or watchdog loss, another queue's
+  // fault), while this executor may be running: what it published (the submission, the command it reached,
+  // whether it waits on semaphores). Called under the device's execution lock, which keeps the submission and its
+  // streams alive (EndSubmissionLocked); an idle queue is described as such (serial 0).
+  void DescribeFromAnotherThread(dump::Submission& out, VkPipeline bound[2]) const;
   // How long each pipeline's dispatches took on this queue (for the inline decision, queue/inline_submit.h).
   const DispatchHistory& dispatchHistory() const { return dispatchHistory_; }
   // Nanoseconds of the monotonic clock as the queue family's timestamps: ticks of timestampPeriod, masked to
@@ -118,11 +129,12 @@ class Executor {
   uint64_t timestampMask_;
   ExecutionCursor cursor_;
   const Submission* submission_ = nullptr;
-  // The primary stream being executed, its secondaries, and the submission's command number of its first command
-  // (for Describe).
-  const CommandChunk* currentStream_ = nullptr;
-  const HeldStream* currentSecondaries_ = nullptr;
-  uint32_t primaryFirstCommand_ = 0;
+  // What another thread's crash dump reads (DescribeFromAnotherThread): the submission running (set when it
+  // begins, cleared under the execution lock when it ends), the command reached (cursor_.command), and whether
+  // the queue waits on a batch's semaphores. Relaxed stores: a plain store per command on the hot path.
+  std::atomic<const Submission*> running_{nullptr};
+  std::atomic<uint32_t> runningCommand_{0};
+  std::atomic<bool> waiting_{false};
   // The submission's command faults not fired yet ([nextFault_, lastFault_)), and the fault points seen so far.
   const CommandFault* nextFault_ = nullptr;
   const CommandFault* lastFault_ = nullptr;
@@ -137,5 +149,11 @@ class Executor {
   DispatchHistory dispatchHistory_;
   std::vector<ActiveQuery> activeQueries_;
 };
+
+// The crash dump's submissions and pipelines (queue/executor_dump.cpp): the losing thread's own queue first when it
+// runs one of `device` (with the faulting shader instruction for a shader fault), then every other queue as far as
+// it got, or idle.
+void DescribeQueues(const Device& device, std::span<const FaultReport> reports, const std::string& faultId,
+                    dump::Content& content);
 
 }  // namespace crashtest

@@ -202,32 +202,28 @@ bool DescribeShaderFault(const Pipeline& pipeline, uint64_t op, dump::ShaderFaul
   return false;
 }
 
-}  // namespace
-
-void Executor::Describe(std::span<const FaultReport> reports, const std::string& faultId,
-                        dump::Content& content) const {
-  if (submission_ == nullptr || currentStream_ == nullptr) return;
-  const Device& device = queue_.device();
-  dump::Submission out;
-  out.family = queue_.familyIndex();
-  out.queue = queue_.index();
-  out.serial = submission_->serial;
-  out.executing = cursor_.command;
-  // Queue label regions enclose everything submitted inside them; command-buffer regions follow.
-  out.labels = queue_.labels();
+// Lists `submission` as the executor numbers its commands (every command buffer in submission order, a
+// secondary's commands before the vkCmdExecuteCommands that runs them), `executing` being the command the queue
+// was at (kNoCommand: it had not started one, e.g. waiting on semaphores). Leaves the pipelines bound at that
+// command in `bound` (compute, graphics).
+void DescribeSubmission(const Queue& queue, const DeviceExecution& execution, const Submission& submission,
+                        uint32_t executing, dump::Submission& out, VkPipeline bound[2]) {
+  out.family = queue.familyIndex();
+  out.queue = queue.index();
+  out.serial = submission.serial;
+  out.executing = executing;
+  // Queue label regions enclose everything submitted inside them; command-buffer regions follow (they may open in
+  // one command buffer and close in a later one of the submission).
+  out.labels = queue.labels();
   const size_t queueLabels = out.labels.size();
+  bound[0] = bound[1] = VK_NULL_HANDLE;
 
-  uint32_t index = primaryFirstCommand_;
-  const uint32_t executing = cursor_.command;
-  VkPipeline bound[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};  // graphics, compute at the executing command
-  bool started = false;  // reached the current primary
-  // Walks one stream as RunStream numbers it: a secondary's commands come before its vkCmdExecuteCommands.
+  uint32_t index = 0;
   auto walk = [&](auto& self, const CommandChunk* stream, const HeldStream*& secondaries, CommandBuffer* owner,
                   bool secondary) -> void {
     dump::CommandBufferRecord record;
     record.id = owner != nullptr ? owner->header.id : 0;
-    record.name = owner != nullptr ? execution_.names().Get(HandleValue(ToHandle(owner)))
-                                   : std::string();
+    record.name = owner != nullptr ? execution.names().Get(HandleValue(ToHandle(owner))) : std::string();
     record.secondary = secondary;
     const size_t slot = out.commandBuffers.size();
     out.commandBuffers.push_back({});
@@ -249,24 +245,26 @@ void Executor::Describe(std::span<const FaultReport> reports, const std::string&
           out.labels.pop_back();
         } else if (header.op == CommandOp::BindPipeline) {
           const auto* r = static_cast<const record::BindPipeline*>(rec);
-          bound[r->bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE ? 1 : 0] = r->pipeline;
+          bound[r->bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE ? 0 : 1] = r->pipeline;
         }
       }
       if (n == executing) {
         out.executingName = CommandName(header.op);
-        out.executingDetail = Detail(execution_, header.op, rec);
+        out.executingDetail = Detail(execution, header.op, rec);
         out.executingCommandBuffer = record.id;
         if (header.op == CommandOp::Dispatch || header.op == CommandOp::DispatchBase ||
             header.op == CommandOp::DispatchIndirect) {
-          const std::string pipeline = PipelineText(execution_, bound[1]);
+          const std::string pipeline = PipelineText(execution, bound[0]);
           out.executingDetail = out.executingDetail.empty() ? pipeline : pipeline + ", " + out.executingDetail;
         }
       }
-      if (n + kCommandsBefore < executing || n > executing + kCommandsAfter) return;
+      // Bounded around the executing command (or the start, when none was executing).
+      const uint32_t centre = executing == dump::kNoCommand ? 0 : executing;
+      if (n + kCommandsBefore < centre || n > centre + kCommandsAfter) return;
       dump::Command command;
       command.index = n;
       command.name = CommandName(header.op);
-      command.detail = Detail(execution_, header.op, rec);
+      command.detail = Detail(execution, header.op, rec);
       command.state = n < executing    ? dump::CommandState::Completed
                       : n == executing ? dump::CommandState::Executing
                                        : dump::CommandState::NotRun;
@@ -274,37 +272,111 @@ void Executor::Describe(std::span<const FaultReport> reports, const std::string&
     });
     out.commandBuffers[slot] = std::move(record);
   };
-  // Command buffers the submission finished before the current one are released already (the application may
-  // have freed them); the current one and those after it are held until the queue is done with them.
-  for (const SubmitBatch& batch : submission_->batches) {
+  // Every command buffer of the submission is held until the submission ends (QueueWorker::Process), those
+  // completed before the executing one included.
+  for (const SubmitBatch& batch : submission.batches) {
     for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) {
-      if (submitted.stream == currentStream_ && !started) {
-        started = true;
-        const HeldStream* secondaries = currentSecondaries_;
-        walk(walk, submitted.stream, secondaries, submitted.commandBuffer, false);
-      } else if (started) {
-        const HeldStream* secondaries = submission_->secondaries.data() + submitted.firstSecondary;
-        walk(walk, submitted.stream, secondaries, submitted.commandBuffer, false);
-      }
+      // Bound state does not carry over between primary command buffers (Vulkan 1.3, 6.1).
+      if (index < executing) bound[0] = bound[1] = VK_NULL_HANDLE;
+      const HeldStream* secondaries = submission.secondaries.data() + submitted.firstSecondary;
+      walk(walk, submitted.stream, secondaries, submitted.commandBuffer, false);
     }
   }
   if (out.executingName.empty()) out.executing = dump::kNoCommand;
+}
 
-  // The pipelines bound at the executing command; a shader fault names its instruction.
-  const bool shaderFault = faultId == "shader-fault" || faultId == "shader-timeout";
+// The pipelines bound at the executing command, described once each; a shader fault names its instruction in
+// the compute pipeline of the queue that raised it.
+void DescribePipelines(const Device& device, const DeviceExecution& execution, const VkPipeline bound[2],
+                       std::span<const FaultReport> reports, bool shaderFaultHere, dump::Content& content) {
   uint64_t faultOp = UINT64_MAX;
   for (const FaultReport& report : reports)
     if (report.flags & VK_DEVICE_FAULT_FLAG_INSTRUCTION_ADDRESS_BIT_KHR)
       faultOp = report.instructionAddressInfo.reportedAddress;
-  for (int slot : {1, 0}) {
+  for (int slot : {0, 1}) {
     if (bound[slot] == VK_NULL_HANDLE) continue;
     const Pipeline& pipeline = *FromHandle(bound[slot]);
-    dump::Pipeline described = DescribePipeline(device, execution_, pipeline);
-    if (shaderFault && slot == 1 && faultOp != UINT64_MAX)
+    bool listed = false;
+    for (const dump::Pipeline& p : content.pipelines) listed = listed || p.id == pipeline.header.id;
+    if (listed) continue;
+    dump::Pipeline described = DescribePipeline(device, execution, pipeline);
+    if (shaderFaultHere && slot == 0 && faultOp != UINT64_MAX)
       described.hasFault = DescribeShaderFault(pipeline, faultOp, &described.fault);
     content.pipelines.push_back(std::move(described));
   }
-  content.submissions.push_back(std::move(out));
+}
+
+}  // namespace
+
+void Executor::Describe(dump::Submission& out, VkPipeline bound[2]) const {
+  bound[0] = bound[1] = VK_NULL_HANDLE;
+  if (submission_ == nullptr) return;
+  DescribeSubmission(queue_, execution_, *submission_, cursor_.command, out, bound);
+}
+
+void Executor::DescribeFromAnotherThread(dump::Submission& out, VkPipeline bound[2]) const {
+  bound[0] = bound[1] = VK_NULL_HANDLE;
+  const Submission* submission = running_.load(std::memory_order_acquire);
+  if (submission == nullptr) {
+    out.family = queue_.familyIndex();
+    out.queue = queue_.index();
+    out.serial = 0;
+    out.executing = dump::kNoCommand;
+    out.executingDetail = "idle: no submission executing";
+    return;
+  }
+  // A planned hang at the submit stops the queue before its first command; a queue waiting on a batch's
+  // semaphores has not started the batch's next command.
+  const bool hungAtSubmit = submission->hangFault != 0;
+  const bool waiting = waiting_.load(std::memory_order_relaxed);
+  const uint32_t reached = runningCommand_.load(std::memory_order_relaxed);
+  DescribeSubmission(queue_, execution_, *submission, hungAtSubmit ? dump::kNoCommand : reached, out, bound);
+  if (hungAtSubmit) {
+    for (dump::CommandBufferRecord& record : out.commandBuffers)
+      for (dump::Command& command : record.commands) command.state = dump::CommandState::NotRun;
+    out.executingDetail = "hung at the submission (planned hang): no command started";
+  } else if (waiting) {
+    // What DescribeSubmission took for the executing command has not started: the queue waits before it.
+    for (dump::CommandBufferRecord& record : out.commandBuffers)
+      for (dump::Command& command : record.commands)
+        if (command.state == dump::CommandState::Executing) command.state = dump::CommandState::NotRun;
+    out.executing = dump::kNoCommand;
+    out.executingName.clear();
+    out.executingDetail = "waiting on semaphores before command " + std::to_string(reached);
+    out.executingCommandBuffer = 0;
+    bound[0] = bound[1] = VK_NULL_HANDLE;
+  }
+}
+
+void DescribeQueues(const Device& device, std::span<const FaultReport> reports, const std::string& faultId,
+                    dump::Content& content) {
+  const DeviceExecution& execution = ExecutionOf(device);
+  // The losing thread runs a queue of this device (a command or shader fault): it says where it was, first.
+  const Executor* here = Executor::OnThisThread();
+  if (here != nullptr && &here->device() != &device) here = nullptr;
+  VkPipeline bound[2];
+  if (here != nullptr) {
+    dump::Submission out;
+    here->Describe(out, bound);
+    if (!out.commandBuffers.empty()) content.submissions.push_back(std::move(out));
+    const bool shaderFault = faultId == "shader-fault" || faultId == "shader-timeout";
+    DescribePipelines(device, execution, bound, reports, shaderFault, content);
+  }
+  // Every other queue, as far as it got: under the execution lock, which keeps what it runs alive; the loss is
+  // not visible yet, so the application destroys nothing the submissions use meanwhile.
+  std::vector<VkPipeline> others;
+  ExecutionOf(device).RunLocked([&](bool) {
+    for (const Queue* queue : device.queues()) {
+      const Executor& executor = queue->executor();
+      if (&executor == here) continue;
+      dump::Submission out;
+      executor.DescribeFromAnotherThread(out, bound);
+      content.submissions.push_back(std::move(out));
+      others.insert(others.end(), bound, bound + 2);
+    }
+  });
+  for (size_t i = 0; i + 1 < others.size(); i += 2)
+    DescribePipelines(device, execution, &others[i], reports, false, content);
 }
 
 }  // namespace crashtest

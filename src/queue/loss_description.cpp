@@ -54,10 +54,8 @@ void DescribeLoss(const Device& device, std::span<const FaultReport> reports, co
                   dump::Content& content) {
   content.hasDevice = true;
   DescribeDevice(device, content.device);
-  // The losing thread runs a queue of this device (a command or shader fault): it says where it was.
-  if (const Executor* executor = Executor::OnThisThread(); executor != nullptr && &executor->device() == &device)
-    executor->Describe(reports, faultId, content);
   if (device.queues().empty()) return;
+  DescribeQueues(device, reports, faultId, content);
   const DeviceExecution& execution = ExecutionOf(device);
 
   std::vector<uint64_t> handles;

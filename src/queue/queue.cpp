@@ -40,6 +40,8 @@ VkResult Queue::Submit(Submission&& submission) {
   return worker_->Submit(std::move(submission));
 }
 
+const Executor& Queue::executor() const { return worker_->executor(); }
+
 VkResult Queue::WaitIdle() {
   worker_->WaitIdle();
   // "vkQueueWaitIdle ... must return in finite time even in the case of a lost device" with VK_SUCCESS or

@@ -20,6 +20,7 @@ CT_DEFINE_HANDLE(Queue, VkQueue, VK_OBJECT_TYPE_QUEUE);
 class CommandFaultScanner;
 class Device;
 class DeviceExecution;
+class Executor;
 class QueueWorker;
 
 class Queue : public DispatchableObject {
@@ -48,6 +49,8 @@ class Queue : public DispatchableObject {
   void EndLabel();
   void InsertLabel(const char* name);
   std::vector<std::string> labels() const;
+  // Where the queue is, for crash dumps (Executor::DescribeFromAnotherThread).
+  const Executor& executor() const;
   // The last buffer marker written and checkpoint reached (VK_AMD_buffer_marker, VK_NV_device_diagnostic_checkpoints).
   QueueBreadcrumbs& breadcrumbs() { return breadcrumbs_; }
   const QueueBreadcrumbs& breadcrumbs() const { return breadcrumbs_; }

@@ -146,20 +146,23 @@ void QueueWorker::Process(Submission& submission) {
   for (SubmitBatch& batch : submission.batches) {
     // Wait-before-signal: a wait may be submitted before the signal it waits for, on this or another queue or from
     // the host ("the semaphore wait ... may be submitted before the corresponding signal", Vulkan 1.3, 7.4.2).
-    for (const SemaphoreOperation& wait : batch.waits)
-      if (live) live = wait.semaphore->WaitOnQueue(wait.value);
+    if (!batch.waits.empty() && live) {
+      executor_.NoteWaiting(true);
+      for (const SemaphoreOperation& wait : batch.waits)
+        if (live) live = wait.semaphore->WaitOnQueue(wait.value);
+      executor_.NoteWaiting(false);
+    }
     // Once the device is lost the application, having seen VK_ERROR_DEVICE_LOST, may destroy what abandoned work
     // refers to. Signals and completion check the loss under the execution lock (DeviceExecution::
     // PublishUnlessLost); command streams are held by the submission until the worker is done reading them.
     for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) {
       const HeldStream* secondaries = submission.secondaries.data() + submitted.firstSecondary;
       if (live) live = executor_.Execute(submitted.stream, secondaries);
-      // The worker is done with these streams: release the holds (CommandBuffer::ReleaseLocked), which frees what
-      // the application freed or reset meanwhile. Completion checks the loss under the same lock.
+      // Its execution is complete: it leaves the pending state (the loss is checked under the same lock). The
+      // holds stay until the submission ends, so a crash dump can still list it.
       execution.RunLocked([&](bool lost) {
-        if (!lost) submitted.commandBuffer->MarkCompleted();
-        for (uint32_t i = 0; i < submitted.secondaryCount; ++i) secondaries[i].commandBuffer->ReleaseLocked();
-        submitted.commandBuffer->ReleaseLocked();
+        for (uint32_t i = 0; i < submitted.secondaryCount; ++i) secondaries[i].commandBuffer->CompleteLocked(lost);
+        submitted.commandBuffer->CompleteLocked(lost);
       });
     }
     for (const SemaphoreOperation& signal : batch.signals)
@@ -170,7 +173,13 @@ void QueueWorker::Process(Submission& submission) {
                      execution.lost() ? "lost" : "being destroyed");
   // The fence and the queue's progress change under one lock and one wake-up: the submit-to-fence round trip is
   // a single host wake-up after the work.
+  // The worker is done with the streams: the holds are released (CommandBuffer::ReleaseLocked), which frees what
+  // the application freed or reset meanwhile, and no crash dump reads the submission any more.
   queue_.execution().Publish([&] {
+    executor_.EndSubmissionLocked();
+    for (const SubmitBatch& batch : submission.batches)
+      for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) submitted.commandBuffer->ReleaseLocked();
+    for (const HeldStream& secondary : submission.secondaries) secondary.commandBuffer->ReleaseLocked();
     if (submission.fence != nullptr && !execution.lost()) submission.fence->SignalPublished();
     completed_.fetch_add(1, std::memory_order_release);
   });

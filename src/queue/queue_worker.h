@@ -34,6 +34,8 @@ class QueueWorker {
   VkResult Submit(Submission&& submission);
   // Until every submission so far has completed.
   void WaitIdle();
+  // The executor that runs this queue's submissions (crash dumps read where it is).
+  const Executor& executor() const { return executor_; }
 
  private:
   VkResult Enqueue(Submission&& submission);

@@ -53,6 +53,41 @@ TEST(Breadcrumbs, OfferedOnlyWhereTheProfileListsThem) {
   vkDestroyInstance(instance, nullptr);
 }
 
+// "Provided by VK_AMD_buffer_marker with VK_VERSION_1_3 or VK_KHR_synchronization2" (and likewise
+// vkGetQueueCheckpointData2NV with VK_NV_device_diagnostic_checkpoints): on this 1.1 device the synchronization2
+// forms need both extensions enabled; either one alone leaves them NULL.
+TEST(Breadcrumbs, Synchronization2FormsNeedTheBreadcrumbExtensionAndSynchronization2) {
+  TempConfig config(R"({"devices": [")" CRASHTEST_FAULT_DATA_DIR R"(/breadcrumbs-gpu.json"]})");
+  VkInstance instance = MakeInstance();
+  ASSERT_NE(instance, VK_NULL_HANDLE);
+  uint32_t count = 1;
+  VkPhysicalDevice gpu = VK_NULL_HANDLE;
+  ASSERT_GE(vkEnumeratePhysicalDevices(instance, &count, &gpu), VK_SUCCESS);
+  struct Case {
+    std::vector<const char*> extensions;
+    bool marker, checkpoints, marker2, checkpoints2;
+  };
+  const Case cases[] = {
+      {{VK_AMD_BUFFER_MARKER_EXTENSION_NAME, VK_NV_DEVICE_DIAGNOSTIC_CHECKPOINTS_EXTENSION_NAME}, true, true, false,
+       false},
+      {{VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME}, false, false, false, false},
+      {{VK_AMD_BUFFER_MARKER_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME}, true, false, true, false},
+      {{VK_NV_DEVICE_DIAGNOSTIC_CHECKPOINTS_EXTENSION_NAME, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME}, false, true,
+       false, true},
+  };
+  for (const Case& c : cases) {
+    TestDevice device(gpu, nullptr, c.extensions);
+    ASSERT_NE(device.device, VK_NULL_HANDLE);
+    auto has = [&](const char* name) { return vkGetDeviceProcAddr(device.device, name) != nullptr; };
+    const std::string what = std::to_string(c.extensions.size()) + " extensions, first " + c.extensions[0];
+    EXPECT_EQ(has("vkCmdWriteBufferMarkerAMD"), c.marker) << what;
+    EXPECT_EQ(has("vkGetQueueCheckpointDataNV"), c.checkpoints) << what;
+    EXPECT_EQ(has("vkCmdWriteBufferMarker2AMD"), c.marker2) << what;
+    EXPECT_EQ(has("vkGetQueueCheckpointData2NV"), c.checkpoints2) << what;
+  }
+  vkDestroyInstance(instance, nullptr);
+}
+
 class BreadcrumbLoss : public ::testing::Test {
  protected:
   void SetUp() override {

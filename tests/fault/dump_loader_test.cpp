@@ -10,6 +10,7 @@
 #include <crashtest/vulkan_compat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fault/dump/dump_reader.h"
@@ -249,8 +251,10 @@ TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
   ASSERT_TRUE(d.content.hasDevice);
   EXPECT_NE(d.content.device.deviceName.find("crashtest"), std::string::npos) << d.content.device.deviceName;
   EXPECT_EQ(d.content.device.profile.rfind("builtin:default", 0), 0u) << d.content.device.profile;
-  ASSERT_EQ(d.content.submissions.size(), 1u);
+  ASSERT_EQ(d.content.submissions.size(), device_->queues.size()) << "every queue: the losing one first";
   const dump::Submission& s = d.content.submissions[0];
+  for (size_t i = 1; i < d.content.submissions.size(); ++i)
+    EXPECT_EQ(d.content.submissions[i].serial, 0u) << "the other queues are idle";
   EXPECT_EQ(s.executing, 5u);
   EXPECT_EQ(s.executingName, "vkCmdDispatch");
   EXPECT_EQ(s.labels, (std::vector<std::string>{"Frame 12", "Shadows"}));
@@ -277,6 +281,182 @@ TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
   EXPECT_NE(text.find("\"Blur\", 2 x 1 x 1 workgroups) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Frame 12 > Shadows, when the device was lost"), std::string::npos) << text;
   EXPECT_NE(text.find("\"Scene\""), std::string::npos) << text;
+}
+
+// A loss raised off the queue's thread (crashtestInjectFault from the application's thread) still says where the
+// queue was: the submission's command buffers — the one it completed before the executing one too — the executing
+// command (a vkCmdWaitEvents the host never satisfies), the label path there and the bound pipeline.
+TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
+  Open("{}");
+  VkDevice device = device_->device;
+  VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkEvent event = VK_NULL_HANDLE;    // the host never sets it
+  VkEvent reached = VK_NULL_HANDLE;  // the queue sets it: the host then knows where the queue is
+  ASSERT_EQ(vkCreateEvent(device, &eventInfo, nullptr, &event), VK_SUCCESS);
+  ASSERT_EQ(vkCreateEvent(device, &eventInfo, nullptr, &reached), VK_SUCCESS);
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 2;
+  VkCommandBuffer cbs[2] = {};
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &info, cbs), VK_SUCCESS);
+  Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cbs[0]), "Earlier");
+  Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cbs[1]), "Waiting");
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  // 0 label "Frame 3", 1 fill, 2 set event, 3 end label | 4 label "Pass", 5 bind "Blur", 6 wait event, 7 dispatch,
+  // 8 end label.
+  ASSERT_EQ(vkBeginCommandBuffer(cbs[0], &begin), VK_SUCCESS);
+  Label(cbs[0], "Frame 3");
+  vkCmdFillBuffer(cbs[0], buffer_, 0, 4, 7);
+  vkCmdSetEvent(cbs[0], reached, VK_PIPELINE_STAGE_TRANSFER_BIT);
+  endLabel_(cbs[0]);
+  ASSERT_EQ(vkEndCommandBuffer(cbs[0]), VK_SUCCESS);
+  ASSERT_EQ(vkBeginCommandBuffer(cbs[1], &begin), VK_SUCCESS);
+  Label(cbs[1], "Pass");
+  vkCmdBindPipeline(cbs[1], VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  vkCmdWaitEvents(cbs[1], 1, &event, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr, 0,
+                  nullptr, 0, nullptr);
+  vkCmdDispatch(cbs[1], 1, 1, 1);
+  endLabel_(cbs[1]);
+  ASSERT_EQ(vkEndCommandBuffer(cbs[1]), VK_SUCCESS);
+  VkFence fence = device_->Fence();
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 2;
+  submit.pCommandBuffers = cbs;
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, fence), VK_SUCCESS);
+  // The queue set `reached`; it then reaches the event wait within microseconds.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (vkGetEventStatus(device, reached) != VK_EVENT_SET && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(vkGetEventStatus(device, reached), VK_EVENT_SET);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(inject_(device, R"({"id": "from-host", "effect": "device-lost"})"), VK_ERROR_DEVICE_LOST);
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  vkQueueWaitIdle(device_->queues[0]);
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroyEvent(device, event, nullptr);
+  vkDestroyEvent(device, reached, nullptr);
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(VendorBinary(), &d, &error)) << error;
+  ASSERT_EQ(d.content.submissions.size(), device_->queues.size()) << "one entry per queue";
+  const dump::Submission& s = d.content.submissions[0];  // queue 0, described from the injecting thread
+  EXPECT_EQ(s.queue, 0u);
+  EXPECT_EQ(s.serial, 1u);
+  EXPECT_EQ(s.executing, 6u);
+  EXPECT_EQ(s.executingName, "vkCmdWaitEvents");
+  EXPECT_EQ(s.labels, (std::vector<std::string>{"Pass"})) << "Frame 3 ended in the earlier command buffer";
+  ASSERT_EQ(s.commandBuffers.size(), 2u) << "the completed command buffer is listed too";
+  EXPECT_EQ(s.commandBuffers[0].name, "Earlier");
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 4u);
+  for (const dump::Command& c : s.commandBuffers[0].commands) EXPECT_EQ(c.state, dump::CommandState::Completed);
+  EXPECT_EQ(s.commandBuffers[0].commands[1].name, "vkCmdFillBuffer");
+  EXPECT_EQ(s.commandBuffers[1].name, "Waiting");
+  ASSERT_EQ(s.commandBuffers[1].commands.size(), 5u);
+  EXPECT_EQ(s.commandBuffers[1].commands[1].state, dump::CommandState::Completed);
+  EXPECT_EQ(s.commandBuffers[1].commands[2].index, 6u);
+  EXPECT_EQ(s.commandBuffers[1].commands[2].state, dump::CommandState::Executing);
+  EXPECT_EQ(s.commandBuffers[1].commands[3].state, dump::CommandState::NotRun);
+  ASSERT_EQ(d.content.pipelines.size(), 1u) << "the pipeline bound at the waiting command";
+  EXPECT_EQ(d.content.pipelines[0].name, "Blur");
+  for (size_t i = 1; i < d.content.submissions.size(); ++i) EXPECT_EQ(d.content.submissions[i].serial, 0u);
+
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("executing command 6 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
+  EXPECT_NE(text.find("inside labels Pass, when the device was lost"), std::string::npos) << text;
+  EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    0"),
+            std::string::npos)
+      << text;
+  if (device_->queues.size() > 1) {
+    EXPECT_NE(text.find("queue 1 of family 0 was idle (no submission executing)"), std::string::npos) << text;
+  }
+}
+
+// A loss while the queue waits on a semaphore nobody signals: the dump says so, and nothing was executing.
+TEST_F(DumpLoaderTest, LossWhileWaitingOnASemaphoreSaysSo) {
+  Open("{}");
+  VkDevice device = device_->device;
+  VkSemaphoreCreateInfo semaphoreInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSemaphore(device, &semaphoreInfo, nullptr, &semaphore), VK_SUCCESS);
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &info, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+  vkCmdFillBuffer(cb, buffer_, 0, 4, 7);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &semaphore;
+  submit.pWaitDstStageMask = &stage;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(inject_(device, R"({"id": "from-host", "effect": "device-lost"})"), VK_ERROR_DEVICE_LOST);
+  vkQueueWaitIdle(device_->queues[0]);
+  vkDestroySemaphore(device, semaphore, nullptr);
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(VendorBinary(), &d, &error)) << error;
+  ASSERT_FALSE(d.content.submissions.empty());
+  const dump::Submission& s = d.content.submissions[0];
+  EXPECT_EQ(s.serial, 1u);
+  EXPECT_EQ(s.executing, dump::kNoCommand);
+  ASSERT_EQ(s.commandBuffers.size(), 1u);
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(s.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("waiting on semaphores before command 0, submission 1 on queue 0"), std::string::npos) << text;
+}
+
+// A hang at a submit: the watchdog loses the device on its own thread, and the dump says the queue hung at that
+// submission with no command started.
+TEST_F(DumpLoaderTest, WatchdogLossAfterAHangAtASubmitSaysWhereTheQueueStopped) {
+  Open("{}");
+  VkDevice device = device_->device;
+  ASSERT_EQ(inject_(device, R"({"id": "stuck", "when": {"submit": 1}, "effect": "hang", "watchdogMs": 20})"),
+            VK_SUCCESS);
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &info, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+  vkCmdFillBuffer(cb, buffer_, 0, 4, 7);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFence fence = device_->Fence();
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &submit, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  vkQueueWaitIdle(device_->queues[0]);
+  vkDestroyFence(device, fence, nullptr);
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(VendorBinary(), &d, &error)) << error;
+  ASSERT_FALSE(d.content.submissions.empty());
+  const dump::Submission& s = d.content.submissions[0];
+  EXPECT_EQ(s.serial, 1u);
+  EXPECT_EQ(s.executing, dump::kNoCommand);
+  ASSERT_EQ(s.commandBuffers.size(), 1u);
+  ASSERT_EQ(s.commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(s.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("hung at the submission (planned hang): no command started, submission 1 on queue 0"),
+            std::string::npos)
+      << text;
 }
 
 TEST_F(DumpLoaderTest, EnvironmentFolderGetsOneFilePerLoss) {

@@ -175,10 +175,12 @@ std::string DumpText(const Decoded& d) {
           << s.executingCommandBuffer;
       for (const CommandBufferRecord& cb : s.commandBuffers)
         if (cb.id == s.executingCommandBuffer && !cb.name.empty()) out << " \"" << cb.name << "\"";
+    } else if (s.serial == 0) {
+      out << "queue " << s.queue << " of family " << s.family << " was idle (no submission executing)";
     } else {
-      out << "between commands";
+      out << (s.executingDetail.empty() ? "between commands" : s.executingDetail);
     }
-    out << ", submission " << s.serial << " on queue " << s.queue << " of family " << s.family;
+    if (s.serial != 0) out << ", submission " << s.serial << " on queue " << s.queue << " of family " << s.family;
     if (!s.labels.empty()) {
       out << ", inside labels ";
       for (size_t l = 0; l < s.labels.size(); ++l) out << (l ? " > " : "") << s.labels[l];
@@ -219,6 +221,7 @@ std::string DumpText(const Decoded& d) {
   }
 
   for (const Submission& s : c.submissions) {
+    if (s.serial == 0) continue;  // an idle queue
     out << "\ncommands of submission " << s.serial << " on queue " << s.queue << " of family " << s.family << ":\n";
     for (const CommandBufferRecord& cb : s.commandBuffers) {
       out << "  " << (cb.secondary ? "secondary " : "") << "command buffer " << cb.id << Quoted(cb.name) << ":\n";
@@ -301,6 +304,8 @@ nlohmann::json DumpJson(const Decoded& d) {
   json submissions = json::array();
   for (const Submission& s : c.submissions) {
     json j = {{"family", s.family}, {"queue", s.queue}, {"serial", s.serial}, {"labels", s.labels}};
+    j["idle"] = s.serial == 0;
+    if (s.executing == kNoCommand && !s.executingDetail.empty()) j["state"] = s.executingDetail;
     j["executing"] = s.executing == kNoCommand
                          ? json(nullptr)
                          : json{{"command", s.executing}, {"name", s.executingName}, {"detail", s.executingDetail},
