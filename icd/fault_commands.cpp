@@ -4,13 +4,16 @@
 
 #include <cstring>
 #include <iterator>
+#include <optional>
 
 #include "device/device.h"
+#include "device/physical_device.h"
 #include "entry_points.h"
 #include "extra_entry_points.h"
 #include "fault/fault_engine.h"
 #include "fault/fault_retrieval.h"
 #include "fault/plan_reader.h"
+#include "profile/json_file.h"
 #include "guard.h"
 
 namespace crashtest::icd {
@@ -42,13 +45,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CrashtestInjectFault(VkDevice device, const char*
     ReadContext ctx{CRASHTEST_INJECT_FAULT_NAME, false, &diagnostics};
     PlannedFault fault;
     bool hasTrigger = false;
-    const Json parsed = Json::parse(faultJson != nullptr ? faultJson : "", nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) {
-      ctx.Error("", "expected a fault as a JSON object, got text that is not JSON");
-    } else if (!parsed.is_object()) {
-      ctx.Error("fault", "expected a fault object {\"id\": ..., \"effect\": ...}, got " + DescribeJson(parsed));
+    // The configuration's bounds and checks: nesting depth, repeated members, NULs, queues the device has.
+    const std::optional<Json> parsed = ParseJsonText(faultJson != nullptr ? faultJson : "", ctx);
+    DeviceQueueCounts queues;
+    for (const VkQueueFamilyProperties& family : FromHandle(device)->physicalDevice().description().queueFamilies)
+      queues.push_back(family.queueCount);
+    if (!parsed) {
+      // ParseJsonText said where the text stops being JSON.
+    } else if (!parsed->is_object()) {
+      ctx.Error("fault", "expected a fault object {\"id\": ..., \"effect\": ...}, got " + DescribeJson(*parsed));
     } else {
-      ReadInjectedFault(ctx, parsed, fault, &hasTrigger);
+      ReadInjectedFault(ctx, *parsed, fault, &hasTrigger, &queues);
     }
     if (diagnostics.HasErrors()) {
       diagnostics.Log();

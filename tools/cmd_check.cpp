@@ -2,13 +2,14 @@
 // creating an instance, so CI can reject a bad file before a test run fails in vkCreateInstance.
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 #include <string>
 
 #include "commands.h"
+#include "common/file_reader.h"
 #include "profile/config.h"
+#include "profile/json_file.h"
 
 namespace crashtest {
 namespace {
@@ -42,12 +43,13 @@ nlohmann::json MessageJson(const Diagnostic& d) {
 // A Vulkan Profiles file has a top-level "capabilities" object; a configuration never does. Anything that does
 // not parse is left to the configuration loader, which reports it with line and column.
 bool LooksLikeProfile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  const nlohmann::json root = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  return root.is_object() && root.contains("capabilities");
+  std::string text;
+  std::string error;
+  if (!ReadRegularFile(path, kMaxJsonFileBytes, text, error)) return false;
+  Diagnostics ignored;
+  ReadContext ctx{path, false, &ignored};
+  const std::optional<Json> root = ParseJsonText(text, ctx);
+  return root && root->is_object() && root->contains("capabilities");
 }
 
 std::string Plural(std::size_t n, std::string_view word) {

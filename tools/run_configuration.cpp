@@ -4,14 +4,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <system_error>
 #include <vector>
 
 #include "cli_args.h"
+#include "common/file_reader.h"
 #include "profile/builtin_profiles.h"
 #include "profile/config.h"
+#include "profile/json_file.h"
 
 namespace crashtest {
 namespace {
@@ -21,13 +22,17 @@ using Json = nlohmann::json;
 
 constexpr std::string_view kBuiltinPrefix = "builtin:";
 
-bool ReadFile(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  text = s.str();
-  return static_cast<bool>(in) || in.eof();
+// The driver's own bounds (a regular file, kMaxJsonFileBytes, kMaxJsonDepth): the composed configuration is
+// written out again, and nlohmann's dump recurses once per nesting level.
+bool ReadFile(const std::string& path, std::string& text, std::string& error) {
+  return ReadRegularFile(path, kMaxJsonFileBytes, text, error);
+}
+
+// nullopt when `text` is not JSON within the bounds (`crashtest check` says where).
+std::optional<Json> ParseBounded(std::string_view text) {
+  Diagnostics diagnostics;
+  ReadContext ctx{"", false, &diagnostics};
+  return ParseJsonText(text, ctx);
 }
 
 std::string Absolute(const fs::path& base, const std::string& path) {
@@ -52,15 +57,17 @@ void MakeDevicePathsAbsolute(Json& devices, const fs::path& base) {
 
 bool ReadConfigFile(const std::string& path, Json& out, std::string& error) {
   std::string text;
-  if (!ReadFile(path, text)) {
-    error = "--config " + path + ": cannot open (" + std::strerror(errno) + ")";
+  std::string readError;
+  if (!ReadFile(path, text, readError)) {
+    error = "--config " + path + ": " + readError;
     return false;
   }
-  Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) {
+  std::optional<Json> parsed = ParseBounded(text);
+  if (!parsed) {
     error = "--config " + path + ": invalid JSON (run 'crashtest check " + path + "' for the line and column)";
     return false;
   }
+  Json root = std::move(*parsed);
   if (!root.is_object()) {
     error = "--config " + path + ": expected a configuration object or a profile, got " +
             std::string(root.type_name());
@@ -81,20 +88,22 @@ bool ReadConfigFile(const std::string& path, Json& out, std::string& error) {
 }
 
 bool ReadFaultArgument(const std::string& argument, Json& faults, std::string& error) {
-  Json value = Json::parse(argument, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) {
+  std::optional<Json> parsed = ParseBounded(argument);
+  if (!parsed) {
     std::string text;
-    if (!ReadFile(argument, text)) {
+    std::string readError;
+    if (!ReadFile(argument, text, readError)) {
       error = "--fault " + argument + ": neither a fault in JSON ({\"id\": ..., \"when\": ..., \"effect\": ...}) "
-              "nor a readable file";
+              "nor a readable file (" + readError + ")";
       return false;
     }
-    value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded()) {
+    parsed = ParseBounded(text);
+    if (!parsed) {
       error = "--fault " + argument + ": the file is not valid JSON";
       return false;
     }
   }
+  Json value = std::move(*parsed);
   if (value.is_object()) {
     faults.push_back(std::move(value));
   } else if (value.is_array()) {

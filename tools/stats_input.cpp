@@ -5,21 +5,22 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
+#include "common/file_reader.h"
 #include "profile/builtin_profiles.h"
 #include "profile/config.h"
 
 namespace crashtest {
 
 bool ReadSpirvWords(const std::string& path, std::vector<uint32_t>& words, std::string& error) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = path + ": cannot open";
+  // A FIFO or a device (a typo for a shell redirection) is refused rather than read forever.
+  constexpr std::size_t kMaxModuleBytes = std::size_t{256} << 20;
+  std::string bytes;
+  std::string readError;
+  if (!ReadRegularFile(path, kMaxModuleBytes, bytes, readError)) {
+    error = path + ": " + readError;
     return false;
   }
-  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (bytes.size() < 20 || bytes.size() % 4 != 0) {
     error = path + ": not a SPIR-V binary (" + std::to_string(bytes.size()) +
             " bytes; SPIR-V is a whole number of 32-bit words with a 5-word header)";

@@ -33,7 +33,8 @@ void UnknownMember(const ReadContext& ctx, const std::string& path, std::string_
 
 class FaultReader {
  public:
-  FaultReader(const ReadContext& ctx, std::size_t deviceCount) : ctx_(ctx), deviceCount_(deviceCount) {}
+  FaultReader(const ReadContext& ctx, std::size_t deviceCount, const std::vector<DeviceQueueCounts>* queues)
+      : ctx_(ctx), deviceCount_(deviceCount), queues_(queues) {}
 
   bool Read(const Json& faults, FaultPlan& out) {
     if (!faults.is_array()) {
@@ -182,6 +183,37 @@ class FaultReader {
     if (!sawEffect) Error(path, "missing \"effect\" (" + EffectChoices() + ")");
     if (!ok_) return;
     CheckCombination(path, fault, watchdog != nullptr);
+    CheckQueue(JoinPath(JoinPath(path, "when"), "queue"), fault);
+  }
+
+  // A selector of a queue the device lacks would count nothing, and the fault would silently never fire. A fault
+  // for every device (no "device") needs the queue on one of them at least.
+  void CheckQueue(const std::string& path, const PlannedFault& fault) {
+    if (!fault.when.queue || queues_ == nullptr || queues_->empty()) return;
+    const FaultQueueSelector& q = *fault.when.queue;
+    const auto has = [&](const DeviceQueueCounts& families) {
+      return q.family < families.size() && q.index < families[q.family];
+    };
+    if (!fault.device) {
+      if (std::any_of(queues_->begin(), queues_->end(), has)) return;
+      Error(path, std::string(queues_->size() == 1 ? "the device has no" : "no configured device has") + " queue " +
+                      std::to_string(q.index) + " in queue family " + std::to_string(q.family) +
+                      ": the fault would never fire");
+      return;
+    }
+    if (*fault.device >= queues_->size()) return;
+    const DeviceQueueCounts& families = (*queues_)[*fault.device];
+    const std::string device = "device " + std::to_string(*fault.device);
+    if (q.family >= families.size()) {
+      Error(JoinPath(path, "family"), device + " has " + std::to_string(families.size()) + " queue famil" +
+                                          (families.size() == 1 ? "y" : "ies") + ", so there is no family " +
+                                          std::to_string(q.family) + ": the fault would never fire");
+    } else if (!has(families)) {
+      Error(JoinPath(path, "index"), "queue family " + std::to_string(q.family) + " of " + device + " has " +
+                                         std::to_string(families[q.family]) + " queue" +
+                                         (families[q.family] == 1 ? "" : "s") + ", so there is no queue " +
+                                         std::to_string(q.index) + ": the fault would never fire");
+    }
   }
 
   static std::string EffectChoices() {
@@ -460,16 +492,19 @@ class FaultReader {
 
   const ReadContext& ctx_;
   std::size_t deviceCount_;
+  const std::vector<DeviceQueueCounts>* queues_;
   bool ok_ = true;
 };
 
 }  // namespace
 
-bool ReadFaultPlan(const ReadContext& ctx, const Json& faults, std::size_t deviceCount, FaultPlan& out) {
-  return FaultReader(ctx, deviceCount).Read(faults, out);
+bool ReadFaultPlan(const ReadContext& ctx, const Json& faults, std::size_t deviceCount, FaultPlan& out,
+                   const std::vector<DeviceQueueCounts>* queues) {
+  return FaultReader(ctx, deviceCount, queues).Read(faults, out);
 }
 
-bool ReadInjectedFault(const ReadContext& ctx, const Json& fault, PlannedFault& out, bool* hasTrigger) {
+bool ReadInjectedFault(const ReadContext& ctx, const Json& fault, PlannedFault& out, bool* hasTrigger,
+                       const DeviceQueueCounts* queues) {
   *hasTrigger = !fault.is_object() || fault.contains("when");
   Json entry = fault;
   if (entry.is_object()) {
@@ -484,7 +519,9 @@ bool ReadInjectedFault(const ReadContext& ctx, const Json& fault, PlannedFault& 
   FaultPlan plan;
   Diagnostics local;
   ReadContext inner{ctx.file, ctx.strict, &local};
-  const bool ok = FaultReader(inner, 1).Read(Json::array({entry}), plan);
+  std::vector<DeviceQueueCounts> device;
+  if (queues != nullptr) device.push_back(*queues);
+  const bool ok = FaultReader(inner, 1, queues != nullptr ? &device : nullptr).Read(Json::array({entry}), plan);
   // Messages name "fault.…" rather than "faults[0].…": there is one fault and no array.
   for (Diagnostic d : local.Items()) {
     if (d.path.rfind("faults[0]", 0) == 0) d.path = "fault" + d.path.substr(9);

@@ -3,18 +3,28 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "fault/fault_plan.h"
 #include "profile/read_context.h"
 
 namespace crashtest {
 
-// `faults` is the value of the top-level "faults" member; `deviceCount` bounds the "device" selectors. False when
-// any error was reported (out then holds the faults that were valid).
-bool ReadFaultPlan(const ReadContext& ctx, const Json& faults, std::size_t deviceCount, FaultPlan& out);
+// The queues of one device: queueCounts[f] is queue family f's queueCount.
+using DeviceQueueCounts = std::vector<uint32_t>;
+
+// `faults` is the value of the top-level "faults" member; `deviceCount` bounds the "device" selectors. With
+// `queues` (one entry per device), a "queue" selector must name a queue the device has: a fault counting a queue
+// that does not exist would never fire. False when any error was reported (out then holds the faults that were
+// valid).
+bool ReadFaultPlan(const ReadContext& ctx, const Json& faults, std::size_t deviceCount, FaultPlan& out,
+                   const std::vector<DeviceQueueCounts>* queues = nullptr);
 
 // One fault of the runtime control API (crashtestInjectFault): the same form as a plan entry, except that "when"
-// may be left out (*hasTrigger = false: fire now) and "device" is not allowed (the call names the device).
-bool ReadInjectedFault(const ReadContext& ctx, const Json& fault, PlannedFault& out, bool* hasTrigger);
+// may be left out (*hasTrigger = false: fire now) and "device" is not allowed (the call names the device, whose
+// queues `queues` lists when given).
+bool ReadInjectedFault(const ReadContext& ctx, const Json& fault, PlannedFault& out, bool* hasTrigger,
+                       const DeviceQueueCounts* queues = nullptr);
 
 }  // namespace crashtest

@@ -208,11 +208,13 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
   const std::string baseDirectory = std::filesystem::path(path).parent_path().string();
   bool ok = true;
   bool sawDevices = false;
+  bool devicesOk = true;
   const Json* faults = nullptr;
   for (auto it = root->begin(); it != root->end(); ++it) {
     if (it.key() == "devices") {
       sawDevices = true;
-      ok &= ReadDevices(ctx, *it, baseDirectory, out);
+      devicesOk = ReadDevices(ctx, *it, baseDirectory, out);
+      ok &= devicesOk;
     } else if (it.key() == "faults") {
       faults = &*it;  // read once the devices are known: a fault may name one by index
     } else if (it.key() == "options") {
@@ -239,7 +241,13 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
       ok = false;
   }
   if (faults != nullptr) {
-    ok &= ReadFaultPlan(ctx, *faults, out.devices.size(), out.plan);
+    std::vector<DeviceQueueCounts> queues;
+    for (const DeviceDescription& device : out.devices) {
+      DeviceQueueCounts& counts = queues.emplace_back();
+      for (const VkQueueFamilyProperties& family : device.queueFamilies) counts.push_back(family.queueCount);
+    }
+    // With a device missing, the indices would name the wrong devices' queues: its own error says enough.
+    ok &= ReadFaultPlan(ctx, *faults, out.devices.size(), out.plan, devicesOk ? &queues : nullptr);
     if (faults->is_array()) out.faults = *faults;
   }
   return ok && !out.diagnostics.HasErrors();

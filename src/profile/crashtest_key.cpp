@@ -193,14 +193,31 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       ok = false;
     }
   }
-  if (ok && (out.allocationGranule == 0 || out.scalarAllocationGranule == 0 || out.simdsPerCore == 0 ||
-             out.minSubgroupSize == 0 ||
-             out.minSubgroupSize > out.maxSubgroupSize)) {
-    ctx.Error(path,
-              "expected allocationGranule > 0, scalarAllocationGranule > 0, simdsPerCore > 0 and 0 < "
-              "minSubgroupSize <= maxSubgroupSize");
+  // Occupancy divides the register file, the resident subgroups and the shared memory among subgroups, and
+  // registers round up to the granules: a 0 there makes every figure meaningless. (scalarRegisterBudget and
+  // privateArrayRegisterLimit mean "no scalar unit" and "no arrays in registers" at 0.)
+  static constexpr std::string_view kPositive[] = {"registerBudget", "registerFilePerLane", "allocationGranule",
+                                                   "maxSubgroupsPerCore", "sharedMemoryPerCore", "coreCount",
+                                                   "simdsPerCore", "minSubgroupSize", "maxSubgroupSize",
+                                                   "scalarAllocationGranule"};
+  if (ok) {
+    for (const Field& f : kFields) {
+      if (out.*f.member != 0 || std::find(std::begin(kPositive), std::end(kPositive), f.name) == std::end(kPositive))
+        continue;
+      ctx.Error(JoinPath(path, f.name), "expected a positive integer, got 0");
+      ok = false;
+    }
+  }
+  if (ok && out.minSubgroupSize > out.maxSubgroupSize) {
+    ctx.Error(path, "expected minSubgroupSize <= maxSubgroupSize, got " + std::to_string(out.minSubgroupSize) +
+                        " > " + std::to_string(out.maxSubgroupSize));
     ok = false;
   }
+  // A zero latency is legal arithmetic but makes that kind of instruction free in the cycle estimate.
+  for (const LatencyField& f : kLatency)
+    if (out.latency.*f.member == 0)
+      ctx.Doubtful(JoinPath(JoinPath(path, "latency"), f.name),
+                   "0 cycles: instructions of this kind cost nothing in the cycle estimate (expected at least 1)");
   return ok;
 }
 

@@ -129,6 +129,42 @@ void IntersectFeatures(DeviceDescription& d, const DriverCapabilities& driver) {
     if (const StructInfo* s = FindStruct(sType)) IntersectFeatureStruct(d, driver, *s, blob.bytes.data());
 }
 
+// Vulkan 1.3, "Required Limits": a limit tied to a feature the device does not support must report the table's
+// "Unsupported Limit" value. A profile's limits describe the real device, whose features the intersection may
+// have cleared; the limits follow, e.g. without largePoints "pointSizeRange" is (1.0, 1.0) and
+// "pointSizeGranularity" 0.0 (one size, so no increment between sizes).
+void ApplyUnsupportedLimits(DeviceDescription& d) {
+  VkPhysicalDeviceLimits& limits = d.properties.limits;
+  const auto note = [&](const char* what, const char* feature) {
+    d.dropped.push_back({std::string("limits ") + what + " (the spec's values without " + feature + ")",
+                         std::string(feature) + " is not supported"});
+  };
+  if (d.features.largePoints == VK_FALSE &&
+      (limits.pointSizeRange[0] != 1.0f || limits.pointSizeRange[1] != 1.0f || limits.pointSizeGranularity != 0.0f)) {
+    limits.pointSizeRange[0] = limits.pointSizeRange[1] = 1.0f;
+    limits.pointSizeGranularity = 0.0f;
+    note("pointSizeRange, pointSizeGranularity", "largePoints");
+  }
+  if (d.features.wideLines == VK_FALSE &&
+      (limits.lineWidthRange[0] != 1.0f || limits.lineWidthRange[1] != 1.0f || limits.lineWidthGranularity != 0.0f)) {
+    limits.lineWidthRange[0] = limits.lineWidthRange[1] = 1.0f;
+    limits.lineWidthGranularity = 0.0f;
+    note("lineWidthRange, lineWidthGranularity", "wideLines");
+  }
+  if (d.features.samplerAnisotropy == VK_FALSE && limits.maxSamplerAnisotropy != 1.0f) {
+    limits.maxSamplerAnisotropy = 1.0f;
+    note("maxSamplerAnisotropy", "samplerAnisotropy");
+  }
+  if (d.features.multiViewport == VK_FALSE && limits.maxViewports != 1) {
+    limits.maxViewports = 1;
+    note("maxViewports", "multiViewport");
+  }
+  if (d.features.dualSrcBlend == VK_FALSE && limits.maxFragmentDualSrcAttachments != 0) {
+    limits.maxFragmentDualSrcAttachments = 0;
+    note("maxFragmentDualSrcAttachments", "dualSrcBlend");
+  }
+}
+
 void IntersectFormats(DeviceDescription& d, const DriverCapabilities& driver) {
   for (auto& [format, support] : d.formats) {
     const FormatSupport mine = driver.FormatFeatures(format);
@@ -247,6 +283,7 @@ void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver)
   DropUnprovidedStructs(d, driver, d.extendedFeatures);
   DropUnprovidedStructs(d, driver, d.extendedProperties);
   IntersectFeatures(d, driver);
+  ApplyUnsupportedLimits(d);
   IntersectFormats(d, driver);
   IntersectQueueFlags(d);
 }

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "common/file_reader.h"
 #include "profile/fast_formats.h"
 #include "profile/json_fast_reader.h"
 
@@ -17,6 +16,13 @@ namespace {
 // Replaces a parser_callback_t, which costs a std::function call and a Json copy of every key.
 class DomBuilder {
  public:
+  // Something the parse accepted but the caller must hear about, at a JSON path.
+  struct Problem {
+    enum class Kind { DuplicateMember, NulInString };
+    Kind kind;
+    std::string path;
+  };
+
   DomBuilder(Json& root, KeyOrder* order, FormatsFastPath* formats) : root_(root), order_(order), formats_(formats) {}
 
   bool null() { return diverted_ ? Divert(formats_->OtherScalar()) : Place(Json(nullptr)) != nullptr; }
@@ -31,11 +37,14 @@ class DomBuilder {
     return diverted_ ? Divert(formats_->OtherScalar()) : Place(Json(value)) != nullptr;
   }
   bool string(std::string& value) {
-    return diverted_ ? Divert(formats_->String(value)) : Place(Json(std::move(value))) != nullptr;
+    if (diverted_) return Divert(formats_->String(value));  // a NUL makes it an unknown name: the fast path gives up
+    if (value.find('\0') != std::string::npos) problems_.push_back({Problem::Kind::NulInString, NextValuePath()});
+    return Place(Json(std::move(value))) != nullptr;
   }
   bool binary(Json::binary_t& value) { return !diverted_ && Place(Json::binary(std::move(value))) != nullptr; }
 
   bool start_object(std::size_t /*size*/) {
+    if (!Deeper()) return false;
     if (diverted_) return Divert(formats_->StartObject());
     if (formats_ != nullptr && stack_.size() == 3 && stack_[2].what == Open::What::Block &&
         stack_[2].key == "formats") {
@@ -51,11 +60,12 @@ class DomBuilder {
     if (stack_.size() == 2 && stack_[1].what == Open::What::Capabilities) what = Open::What::Block;
     Json* object = Place(Json::object());
     if (object == nullptr) return false;
-    stack_.push_back({object, {}, what});
+    stack_.push_back({object, {}, nullptr, what});
     return true;
   }
   bool key(std::string& key) {
     if (diverted_) return Divert(formats_->Key(key));
+    if (key.find('\0') != std::string::npos) problems_.push_back({Problem::Kind::NulInString, OpenPath(key)});
     // The same depths a parser_callback_t sees: 1 for the top-level members, 2 for the members of their values.
     if (order_ != nullptr) {
       if (stack_.size() == 1) {
@@ -70,18 +80,21 @@ class DomBuilder {
     return true;
   }
   bool end_object() {
+    --depth_;
     if (diverted_) return Divert(formats_->EndObject());
     stack_.pop_back();
     return true;
   }
   bool start_array(std::size_t /*size*/) {
+    if (!Deeper()) return false;
     if (diverted_) return Divert(formats_->StartArray());
     Json* array = Place(Json::array());
     if (array == nullptr) return false;
-    stack_.push_back({array, {}, Open::What::Other});
+    stack_.push_back({array, {}, nullptr, Open::What::Other});
     return true;
   }
   bool end_array() {
+    --depth_;
     if (diverted_) return Divert(formats_->EndArray());
     stack_.pop_back();
     return true;
@@ -93,14 +106,46 @@ class DomBuilder {
   }
 
   bool GaveUp() const { return gaveUp_; }
+  // The parse stopped at an object or array nested deeper than kMaxJsonDepth.
+  bool TooDeep() const { return tooDeep_; }
+  const std::vector<Problem>& Problems() const { return problems_; }
 
  private:
   struct Open {
     enum class What { Capabilities, Block, Other };  // the capabilities object, a capability block object
     Json* container;
     std::string key;  // objects: the member whose value comes next
+    const std::string* placedKey;  // objects: the name of the member placed last (a key of the map: stable)
     What what;
   };
+
+  bool Deeper() {
+    if (++depth_ <= kMaxJsonDepth) return true;
+    tooDeep_ = true;
+    return false;  // stops the parse
+  }
+
+  // The JSON path of the innermost open container ("" for the root), as the readers' messages write paths.
+  std::string ContainerPath() const {
+    std::string path;
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
+      const Open& open = stack_[i];
+      if (open.container->is_array())
+        path = IndexPath(path, open.container->size() - 1);
+      else
+        path = JoinPath(path, open.placedKey != nullptr ? *open.placedKey : std::string());
+    }
+    return path;
+  }
+  // The path of member `key` of the innermost open object.
+  std::string OpenPath(std::string_view key) const { return JoinPath(ContainerPath(), key); }
+  // The path of the value about to be placed.
+  std::string NextValuePath() const {
+    if (stack_.empty()) return "";
+    const Open& open = stack_.back();
+    if (open.container->is_array()) return IndexPath(ContainerPath(), open.container->size());
+    return OpenPath(open.key);
+  }
 
   // Puts a value where the parser is: the root, the next array element or the member just named. A repeated
   // member replaces the earlier one, as in Json::parse; with the fast path, where ReadFormats' order of reading
@@ -123,8 +168,11 @@ class DomBuilder {
         gaveUp_ = true;
         return nullptr;
       }
+      // try_emplace leaves the name in open.key when the member exists.
+      problems_.push_back({Problem::Kind::DuplicateMember, OpenPath(open.key)});
       it->second = std::move(value);
     }
+    open.placedKey = &it->first;
     return &it->second;
   }
 
@@ -140,27 +188,21 @@ class DomBuilder {
   FormatsFastPath* formats_;
   std::vector<Open> stack_;
   std::string topKey_;
+  std::size_t depth_ = 0;  // open objects and arrays, the diverted ones included
+  std::vector<Problem> problems_;
   bool recording_ = false;
   bool diverted_ = false;
   bool gaveUp_ = false;
+  bool tooDeep_ = false;
 };
 
 }  // namespace
 
 bool ReadTextFile(const std::string& path, std::string& out, const ReadContext& ctx) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    ctx.Error("", std::string("cannot open (") + std::strerror(errno) + ")");
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    ctx.Error("", std::string("cannot read (") + std::strerror(errno) + ")");
-    return false;
-  }
-  out = std::move(buffer).str();
-  return true;
+  std::string error;
+  if (ReadRegularFile(path, kMaxJsonFileBytes, out, error)) return true;
+  ctx.Error("", error);
+  return false;
 }
 
 namespace {
@@ -187,6 +229,32 @@ void ReportInvalidJson(std::string_view text, std::size_t offset, const std::str
   ctx.diagnostics->Add(std::move(d));
 }
 
+// The byte offset of the bracket that opens level `depth` + 1 (the first too deep); strings are skipped.
+std::size_t OffsetBeyondDepth(std::string_view text, std::size_t depth) {
+  std::size_t level = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++level > depth) return i;
+    } else if ((c == ']' || c == '}') && level > 0) {
+      --level;
+    }
+  }
+  return 0;
+}
+
+void ReportTooDeep(std::string_view text, const ReadContext& ctx) {
+  ReportInvalidJson(text, OffsetBeyondDepth(text, kMaxJsonDepth),
+                    "objects and arrays nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)",
+                    ctx);
+}
+
 // The handlers' results of an attempt that did not finish are discarded before the next attempt.
 void Discard(Json& root, KeyOrder* order, FormatsFastPath* formats) {
   root = Json();
@@ -194,45 +262,62 @@ void Discard(Json& root, KeyOrder* order, FormatsFastPath* formats) {
   if (formats != nullptr) formats->Clear();
 }
 
-// The same DOM, key order and pre-read formats as the nlohmann path below, through json_fast_reader.h; nullopt
-// when that reader leaves the text to nlohmann (malformed JSON and rarities), with nothing recorded.
-std::optional<Json> ParseFast(std::string_view text, KeyOrder* order, FormatsFastPath* formats) {
-  Json root;
-  if (formats != nullptr) {
-    DomBuilder fast(root, order, formats);
-    const FastJsonResult result = ReadJsonFast(text, fast);
-    if (result == FastJsonResult::Parsed && !fast.GaveUp()) return root;
-    Discard(root, order, formats);
-    if (result == FastJsonResult::NotHandled) return std::nullopt;
-    // The formats fast path gave up (Stopped): read every section into the DOM, as below.
+// Reports what the finished parse accepted but the reader must hear about.
+void ReportProblems(const DomBuilder& builder, const ReadContext& ctx) {
+  for (const DomBuilder::Problem& p : builder.Problems()) {
+    switch (p.kind) {
+      case DomBuilder::Problem::Kind::DuplicateMember:
+        ctx.Doubtful(p.path, "repeated in its object (JSON leaves the meaning of a repeated name open; the last "
+                             "value is used)");
+        break;
+      case DomBuilder::Problem::Kind::NulInString:
+        ctx.Error(p.path, "a NUL character (\\u0000) in a string or name (names, texts and log lines end at it)");
+        break;
+    }
   }
-  DomBuilder builder(root, order, nullptr);
-  if (ReadJsonFast(text, builder) == FastJsonResult::Parsed) return root;
-  Discard(root, order, nullptr);
-  return std::nullopt;
 }
 
 }  // namespace
 
 std::optional<Json> ParseJsonText(std::string_view text, const ReadContext& ctx, KeyOrder* order,
                                   FormatsFastPath* formats) {
-  if (std::optional<Json> root = ParseFast(text, order, formats)) return root;
-  // nlohmann's parser, for its messages: malformed JSON is reported at the same line and column, in its words.
-  try {
-    if (order == nullptr && formats == nullptr) return Json::parse(text.begin(), text.end());
-    Json root;
-    if (formats != nullptr) {
-      DomBuilder fast(root, order, formats);
-      Json::sax_parse(text.begin(), text.end(), &fast);
-      if (!fast.GaveUp()) return root;
-      // Something the fast path does not read without a message: parse again the ordinary way.
-      formats->Clear();
-      if (order != nullptr) order->members.clear();
-      root = Json();
+  Json root;
+  // The formats fast path first when asked for; when it gives up (Stopped), the same reader again without it.
+  std::vector<FormatsFastPath*> paths = {formats};
+  if (formats != nullptr) paths.push_back(nullptr);
+  // json_fast_reader.h for valid JSON ...
+  for (FormatsFastPath* path : paths) {
+    Discard(root, order, formats);
+    DomBuilder builder(root, order, path);
+    const FastJsonResult result = ReadJsonFast(text, builder);
+    if (builder.TooDeep()) {
+      ReportTooDeep(text, ctx);
+      return std::nullopt;
     }
-    DomBuilder builder(root, order, nullptr);
-    Json::sax_parse(text.begin(), text.end(), &builder);
-    return root;
+    if (result == FastJsonResult::Parsed && !builder.GaveUp()) {
+      ReportProblems(builder, ctx);
+      return root;
+    }
+    if (result == FastJsonResult::NotHandled) break;
+  }
+  // ... and nlohmann's parser for the rest, for its messages: malformed JSON is reported at the same line and
+  // column, in its words.
+  try {
+    for (FormatsFastPath* path : paths) {
+      Discard(root, order, formats);
+      DomBuilder builder(root, order, path);
+      const bool complete = Json::sax_parse(text.begin(), text.end(), &builder);
+      if (builder.TooDeep()) {
+        ReportTooDeep(text, ctx);
+        return std::nullopt;
+      }
+      if (complete && !builder.GaveUp()) {
+        ReportProblems(builder, ctx);
+        return root;
+      }
+    }
+    ReportInvalidJson(text, 0, "not read", ctx);  // only the formats fast path stops a parse, and not without it
+    return std::nullopt;
   } catch (const Json::parse_error& e) {
     // nlohmann reports the byte count read so far. what(): "[json.exception.parse_error.101] parse error at line
     // 1, column 2: syntax error ..."

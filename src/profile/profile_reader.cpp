@@ -310,17 +310,22 @@ void ProfileReader::ReadQueueFamilies(const Json& families, const std::string& p
     VkQueueFamilyProperties props{};
     VkQueueFamilyProperties2 props2{};
     bool found = false;
+    std::string foundPath;
     const std::size_t errorsBefore = ctx_.diagnostics->Count(Severity::Error);
     for (auto s = family.begin(); s != family.end(); ++s) {
       const std::string structPath = JoinPath(familyPath, s.key());
       const StructInfo* info = LookUpStruct(s.key(), structPath);
       if (info == nullptr) continue;
       if (info == qfp) {
-        found |= ReadStructJson(ctx_, *info, s.value(), reinterpret_cast<std::byte*>(&props), structPath, nullptr);
+        if (ReadStructJson(ctx_, *info, s.value(), reinterpret_cast<std::byte*>(&props), structPath, nullptr)) {
+          found = true;
+          foundPath = JoinPath(structPath, "queueCount");
+        }
       } else if (info == qfp2) {
         if (ReadStructJson(ctx_, *info, s.value(), reinterpret_cast<std::byte*>(&props2), structPath, nullptr)) {
           props = props2.queueFamilyProperties;
           found = true;
+          foundPath = JoinPath(JoinPath(structPath, "queueFamilyProperties"), "queueCount");
         }
       } else if (info->role != StructRole::QueueFamilyProperties) {
         ctx_.Error(structPath, std::string(info->name) + " is not a queue family properties struct");
@@ -331,8 +336,18 @@ void ProfileReader::ReadQueueFamilies(const Json& families, const std::string& p
         ctx_.Error(familyPath, "expected a VkQueueFamilyProperties member");
       continue;
     }
+    // VkQueueFamilyProperties: "Each queue family must support at least one queue" (vkCreateDevice could
+    // create none of them).
+    if (props.queueCount == 0) {
+      ctx_.Error(foundPath, "expected at least 1 (each queue family must support at least one queue), got 0");
+      continue;
+    }
     result.push_back(props);
   }
+  // A device without queues can run nothing, and vkCreateDevice needs at least one VkDeviceQueueCreateInfo.
+  if (families.empty())
+    ctx_.Error(path, "expected at least one queue family, got an empty array (leave the member out for one "
+                     "universal queue)");
   out_.queueFamilies = std::move(result);
   queueFamiliesGiven_ = true;
 }

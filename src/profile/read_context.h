@@ -25,6 +25,11 @@ struct ReadContext {
   void Unknown(const std::string& path, std::string text) const {
     diagnostics->Add(strict ? Severity::Error : Severity::Warning, file, path, std::move(text));
   }
+  // Something legal but probably not what the author meant (a repeated member name, a limit no device may
+  // report): a warning, an error when strict (`crashtest check --strict`).
+  void Doubtful(const std::string& path, std::string text) const {
+    diagnostics->Add(strict ? Severity::Error : Severity::Warning, file, path, std::move(text));
+  }
   void Warn(const std::string& path, std::string text) const {
     diagnostics->Add(Severity::Warning, file, path, std::move(text));
   }

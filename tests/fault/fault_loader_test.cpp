@@ -185,13 +185,30 @@ TEST_F(FaultLoaderTest, DestroyingAHungDeviceDoesNotWaitForTheWatchdog) {
 }
 
 TEST_F(FaultLoaderTest, PerQueueTrigger) {
-  Start(R"([{"id": "q", "when": {"submit": 2, "queue": {"family": 0, "index": 1}}, "effect": "device-lost"}])");
+  // mali-g78's family 0 has two queues (the default device's has one, and a fault on its queue 1 is refused).
+  Start(R"([{"id": "q", "when": {"submit": 2, "queue": {"family": 0, "index": 1}}, "effect": "device-lost"}])",
+        R"(["builtin:mali-g78"])");
+  ASSERT_FALSE(HasFatalFailure());
   TestDevice d(gpus_[0]);
-  if (d.queues.size() < 2) GTEST_SKIP() << "family 0 has one queue";
+  ASSERT_GE(d.queues.size(), 2u);
   EXPECT_EQ(d.Submit(1), VK_SUCCESS);
   EXPECT_EQ(d.Submit(0), VK_SUCCESS);
   EXPECT_EQ(d.Submit(0), VK_SUCCESS);
   EXPECT_EQ(d.Submit(1), VK_ERROR_DEVICE_LOST);
+}
+
+// A fault counting a queue the device does not have would never fire: the configuration is refused.
+TEST_F(FaultLoaderTest, FaultOnAQueueTheDeviceLacksFailsInstanceCreation) {
+  for (const char* queue : {R"({"family": 0, "index": 1})", R"({"family": 7, "index": 0})"}) {
+    SCOPED_TRACE(queue);
+    TempConfig config(std::string(R"({"devices": ["builtin:default"], "faults": [{"id": "q", "when": {"submit": 1, )"
+                                  R"("queue": )") + queue + R"(}, "effect": "device-lost"}]})");
+    VkResult result = VK_SUCCESS;
+    VkInstance instance = MakeInstance(&result);
+    EXPECT_EQ(instance, VK_NULL_HANDLE);
+    EXPECT_NE(result, VK_SUCCESS);
+    if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+  }
 }
 
 TEST_F(FaultLoaderTest, SecondDeviceIsUntouched) {

@@ -365,5 +365,60 @@ TEST(InjectedFault, MessagesNameTheFault) {
             "crashtestInjectFault: fault.device: not allowed here: the fault applies to the device the call names");
 }
 
+// A fault counting a queue its device does not have would never fire (issue 18): the queues are checked when the
+// devices are known. Device 0 has families of 1 and 2 queues, device 1 one family of 1 queue.
+TEST(FaultPlan, QueueSelectorsMustNameAQueueTheDeviceHas) {
+  const std::vector<DeviceQueueCounts> queues = {{1, 2}, {1}};
+  const auto read = [&](const std::string& text) {
+    Read r;
+    ReadContext ctx{"plan.json", false, &r.diagnostics};
+    r.ok = ReadFaultPlan(ctx, Json::parse(text), queues.size(), r.plan, &queues);
+    return r;
+  };
+  const auto fault = [](const std::string& device, const std::string& queue) {
+    return R"([{"id": "q", )" + device + R"("when": {"submit": 1, "queue": )" + queue +
+           R"(}, "effect": "device-lost"}])";
+  };
+  EXPECT_TRUE(read(fault(R"("device": 0, )", R"({"family": 1, "index": 1})")).ok);
+  EXPECT_TRUE(read(fault("", R"({"family": 1, "index": 1})")).ok);  // device 0 has it
+  const std::pair<std::string, std::string> kBad[] = {
+      {fault(R"("device": 1, )", R"({"family": 1, "index": 0})"),
+       "plan.json: faults[0].when.queue.family: device 1 has 1 queue family, so there is no family 1: the fault "
+       "would never fire"},
+      {fault(R"("device": 0, )", R"({"family": 0, "index": 1})"),
+       "plan.json: faults[0].when.queue.index: queue family 0 of device 0 has 1 queue, so there is no queue 1: the "
+       "fault would never fire"},
+      {fault("", R"({"family": 1, "index": 2})"),
+       "plan.json: faults[0].when.queue: no configured device has queue 2 in queue family 1: the fault would never "
+       "fire"},
+  };
+  for (const auto& [text, message] : kBad) {
+    SCOPED_TRACE(text);
+    Read r = read(text);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.plan.faults.empty());
+    ASSERT_EQ(r.diagnostics.Items().size(), 1u) << r.Messages();
+    EXPECT_EQ(r.diagnostics.Items()[0].Format(), message);
+  }
+}
+
+TEST(InjectedFault, QueueMustBeOneTheDeviceHas) {
+  Diagnostics diagnostics;
+  ReadContext ctx{"crashtestInjectFault", false, &diagnostics};
+  PlannedFault fault;
+  bool hasTrigger = false;
+  const DeviceQueueCounts queues = {1};
+  EXPECT_TRUE(ReadInjectedFault(ctx, Json::parse(R"({"id": "x", "when": {"submit": 1, "queue": {"family": 0}},
+                                                    "effect": "masked"})"),
+                                fault, &hasTrigger, &queues));
+  EXPECT_FALSE(ReadInjectedFault(ctx, Json::parse(R"({"id": "x", "when": {"submit": 1, "queue": {"family": 3}},
+                                                     "effect": "masked"})"),
+                                 fault, &hasTrigger, &queues));
+  ASSERT_EQ(diagnostics.Items().size(), 1u);
+  EXPECT_EQ(diagnostics.Items()[0].Format(),
+            "crashtestInjectFault: fault.when.queue: the device has no queue 0 in queue family 3: the fault would "
+            "never fire");
+}
+
 }  // namespace
 }  // namespace crashtest

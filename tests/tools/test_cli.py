@@ -331,6 +331,34 @@ class Check(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn(missing + ": cannot open", r.stdout)
 
+    def test_fifo_device_and_directory_are_refused_without_blocking(self):
+        # Each used to block forever (a FIFO without a writer, /dev/zero) or read as empty JSON (a directory).
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "config.json")
+            os.mkfifo(fifo)
+            for path, what in ((fifo, "a FIFO"), ("/dev/zero", "a character device"), (tmp, "a directory")):
+                with self.subTest(path=path):
+                    r = run("check", path)
+                    self.assertEqual(r.returncode, 1, r.stdout)
+                    self.assertIn(path + ": not a regular file (" + what + ")", r.stdout)
+                    r = run("run", "--config", path, "--", "sh", "-c", "echo ran")
+                    self.assertEqual(r.returncode, 125, r.stderr)
+                    self.assertIn("not a regular file (" + what + ")", r.stderr)
+                    self.assertNotIn("ran", r.stdout)
+
+    def test_deep_nesting_is_an_error_not_a_crash(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "deep.json")
+            with open(path, "w") as f:
+                f.write('{"options": ' + "[" * 100000 + "]" * 100000 + "}")
+            r = run("check", path)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn("nested deeper than 64 levels", r.stdout)
+            r = run("run", "--config", path, "--", "sh", "-c", "echo ran")
+            self.assertEqual(r.returncode, 125, r.stderr)
+
 
 class RealExports(unittest.TestCase):
     def test_misspelt_extension_warns_and_fails_strict(self):

@@ -76,6 +76,20 @@ const InlineCase kInlineCases[] = {
      "inline.json: crashtest.timestamps.commandNanoseconds: expected an unsigned integer (nanoseconds), got -5"},
     {"fault ring size", nullptr,
      "inline.json: crashtest.deviceFault.maxDeviceFaultCount: expected an integer from 1 to 1048576, got 0"},
+    {"no queue families",
+     R"({"capabilities": {"device": {"properties": {"VkPhysicalDeviceProperties": {"apiVersion": "1.0.0"}}, "queueFamiliesProperties": []}}})",
+     "inline.json: capabilities.device.queueFamiliesProperties: expected at least one queue family, got an empty "
+     "array (leave the member out for one universal queue)"},
+    {"queue count 0",
+     R"({"capabilities": {"device": {"properties": {"VkPhysicalDeviceProperties": {"apiVersion": "1.0.0"}}, "queueFamiliesProperties": [{"VkQueueFamilyProperties": {"queueFlags": ["VK_QUEUE_COMPUTE_BIT"], "queueCount": 0}}]}}})",
+     "inline.json: capabilities.device.queueFamiliesProperties[0].VkQueueFamilyProperties.queueCount: expected at "
+     "least 1 (each queue family must support at least one queue), got 0"},
+    {"machine register budget 0", nullptr,
+     "inline.json: crashtest.machine.registerBudget: expected a positive integer, got 0"},
+    {"machine core count 0", nullptr, "inline.json: crashtest.machine.coreCount: expected a positive integer, got 0"},
+    {"NUL in a string", nullptr,
+     "inline.json: capabilities.device.properties.VkPhysicalDeviceProperties.deviceName: a NUL character (\\u0000) "
+     "in a string or name (names, texts and log lines end at it)"},
     {"malformed JSON", "{\n  \"capabilities\": {\n    \"a\": {},\n  }\n}",
      "inline.json:4:3: invalid JSON: syntax error while parsing object key - unexpected '}'; expected string literal"},
 };
@@ -104,6 +118,11 @@ std::string CaseText(const InlineCase& c) {
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"timestamps": {"commandNanoseconds": -5}})");
   if (what == "fault ring size")
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"deviceFault": {"maxDeviceFaultCount": 0}})");
+  if (what == "machine register budget 0")
+    return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"machine": {"registerBudget": 0}})");
+  if (what == "machine core count 0")
+    return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"machine": {"coreCount": 0}})");
+  if (what == "NUL in a string") return Props(R"("deviceName": "GPU\u0000 hidden")");
   if (what == "conformance version")
     return Props("").insert(Props("").size() - 1, R"(, "crashtest": {"identity": {"conformanceVersion": "1.3"}})");
   return "";

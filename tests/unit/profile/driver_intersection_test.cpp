@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "profile/config.h"
 #include "profile/profile_reader.h"
 #include "test_support.h"
 
@@ -121,6 +122,35 @@ TEST(DriverIntersection, DropsExtensionsThatNeedAHigherCoreVersion) {
   IntersectWithDriver(d, driver);
   EXPECT_FALSE(d.HasExtension("VK_KHR_maintenance4"));
   EXPECT_TRUE(Dropped(d, "extension VK_KHR_maintenance4"));
+}
+
+}  // namespace
+}  // namespace crashtest
+
+namespace crashtest {
+namespace {
+
+// Required Limits (issue 18): the built-in default device's profile says 2047.9375-pixel points and 64-pixel
+// lines in steps of 0.0625, but crashtest rasterises neither, so the device reports one size and granularity 0.0.
+TEST(DriverIntersection, LimitsOfUnsupportedFeaturesTakeTheSpecsUnsupportedValues) {
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  ASSERT_TRUE(LoadDevice("builtin:default", "", "", false, d, diagnostics)) << AllMessages(diagnostics);
+  EXPECT_EQ(d.features.largePoints, VK_FALSE);
+  EXPECT_EQ(d.features.wideLines, VK_FALSE);
+  const VkPhysicalDeviceLimits& l = d.properties.limits;
+  EXPECT_EQ(l.pointSizeRange[0], 1.0f);
+  EXPECT_EQ(l.pointSizeRange[1], 1.0f);
+  EXPECT_EQ(l.pointSizeGranularity, 0.0f);
+  EXPECT_EQ(l.lineWidthRange[0], 1.0f);
+  EXPECT_EQ(l.lineWidthRange[1], 1.0f);
+  EXPECT_EQ(l.lineWidthGranularity, 0.0f);
+  EXPECT_EQ(d.features.samplerAnisotropy == VK_FALSE, l.maxSamplerAnisotropy == 1.0f);
+  EXPECT_EQ(d.features.multiViewport == VK_FALSE, l.maxViewports == 1u);
+  const bool said = std::any_of(d.dropped.begin(), d.dropped.end(), [](const auto& entry) {
+    return entry.what.find("pointSizeGranularity") != std::string::npos;
+  });
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

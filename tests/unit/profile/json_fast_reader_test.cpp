@@ -163,7 +163,17 @@ TEST(JsonFastReader, DeliversNlohmannsEventsForTrickyValidInputs) {
     ExpectSameEvents(text);
     ExpectSameDom(text);
   }
+  // The fast reader keeps no stack of its own beyond a bit per level; ParseJsonText stops at kMaxJsonDepth
+  // (input_bounds_test.cpp), so its DOM is compared at that depth.
   for (const std::string& text : {deepArrays, deepObjects, longString}) {
+    SCOPED_TRACE(text.substr(0, 40));
+    ExpectSameEvents(text);
+  }
+  std::string deepestAccepted;
+  for (std::size_t i = 0; i + 1 < kMaxJsonDepth; ++i) deepestAccepted += "{\"k\":";
+  deepestAccepted += "[]" + std::string(kMaxJsonDepth - 1, '}');
+  for (const std::string& text : {std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']'),
+                                  deepestAccepted, longString}) {
     SCOPED_TRACE(text.substr(0, 40));
     ExpectSameEvents(text);
     ExpectSameDom(text);
