@@ -173,6 +173,11 @@ VkResult Swapchain::Acquire(uint64_t timeoutNs, Semaphore* semaphore, Fence* fen
   }
   // "If the swapchain is retired ... vkAcquireNextImageKHR ... returns VK_ERROR_OUT_OF_DATE_KHR".
   if (retired_) return VK_ERROR_OUT_OF_DATE_KHR;
+  if (device_.faults().WatchesSwapchains()) [[unlikely]] {
+    if (VkResult result = OnPlannedFault(device_.faults().OnSwapchain(FaultTriggerKind::Acquire));
+        result != VK_SUCCESS)
+      return result;
+  }
   if (VkResult result = CheckSurface("vkAcquireNextImageKHR"); result != VK_SUCCESS) return result;
   if (outOfDate_) return VK_ERROR_OUT_OF_DATE_KHR;
   const auto start = Clock::now();
@@ -226,6 +231,15 @@ VkResult Swapchain::Present(uint32_t index) {
     OnDeviceLost();
     return VK_ERROR_DEVICE_LOST;
   }
+  if (device_.faults().WatchesSwapchains()) [[unlikely]] {
+    if (VkResult result = OnPlannedFault(device_.faults().OnSwapchain(FaultTriggerKind::Present));
+        result != VK_SUCCESS) {
+      // "the set of queue operations are still considered to be enqueued": the image goes back to the
+      // presentation engine, unshown.
+      timeline_->Present(index, Clock::now());
+      return result;
+    }
+  }
   ++presentCount_;
   const Image& image = *images_[index];
   const VkSubresourceLayout layout = image.layout().Subresource(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
@@ -250,5 +264,13 @@ VkResult Swapchain::Present(uint32_t index) {
 }
 
 void Swapchain::OnDeviceLost() { capture_->FlushOnLoss(); }
+
+VkResult Swapchain::OnPlannedFault(VkResult result) {
+  // What a planned fault did stays true: a lost surface stays lost, an out-of-date swapchain must be recreated.
+  if (result == VK_ERROR_SURFACE_LOST_KHR) surfaceLost_ = true;
+  if (result == VK_ERROR_OUT_OF_DATE_KHR) outOfDate_ = true;
+  if (result == VK_ERROR_DEVICE_LOST) OnDeviceLost();
+  return result;
+}
 
 }  // namespace crashtest

@@ -67,6 +67,8 @@ class Swapchain : public Object {
   void DestroyImages(const VkAllocationCallbacks* allocator);
   // Whether the surface still matches the swapchain: an X11 window of another size makes it out of date.
   VkResult CheckSurface(const char* command);
+  // The result of a planned present/acquire fault (FaultEngine::OnSwapchain), made lasting.
+  VkResult OnPlannedFault(VkResult result);
 
   Device& device_;
   wsi::SurfaceInfo surface_;

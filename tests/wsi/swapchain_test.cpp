@@ -1,6 +1,7 @@
 // Swapchains through the real loader on a headless surface: acquire and present with semaphores and fences,
 // captured frames holding what was cleared, the present modes on a slow virtual display, timeouts, retirement.
 #include <chrono>
+#include <algorithm>
 #include <filesystem>
 
 #include "wsi_env.h"
