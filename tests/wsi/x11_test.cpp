@@ -1,16 +1,16 @@
 // X11 presentation through the real loader, on the X server named by DISPLAY (xvfb-run in the test suite:
 // run_x11.py): an xcb window shows the cleared image, a resize makes the swapchain suboptimal then out of date and
 // recreation works, and an Xlib surface reports its window's size. Without a display every test is skipped.
-#define VK_USE_PLATFORM_XCB_KHR
-#define VK_USE_PLATFORM_XLIB_KHR
+// gtest and vulkan_core.h first: Xlib's macros (None, Bool, ...) break gtest's headers.
+#include "../icd/vk_test_env.h"
+
 #include <X11/Xlib.h>
 #include <xcb/xcb.h>
-#include <vulkan/vulkan.h>
+#include <vulkan/vulkan_xcb.h>
+#include <vulkan/vulkan_xlib.h>
 
 #include <cstdlib>
 #include <memory>
-
-#include "../icd/vk_test_env.h"
 
 namespace crashtest::test {
 namespace {
