@@ -1,10 +1,13 @@
 // Device memory: allocation, mapping, binding resources to it and device addresses.
 #include "common/allocation.h"
+#include "common/pnext.h"
+#include "common/struct_types.h"
 #include "device/device.h"
 #include "device/resources.h"
 #include "entry_points.h"
 #include "guard.h"
 #include "memory/device_memory.h"
+#include "wsi/swapchain.h"
 
 namespace crashtest::icd {
 
@@ -87,6 +90,15 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice, uint32_t bindInfoCount
   return Guarded("vkBindImageMemory2", [&] {
     for (uint32_t i = 0; i < bindInfoCount; ++i) {
       const VkBindImageMemoryInfo& bind = pBindInfos[i];
+      // VK_KHR_swapchain with device groups: "If the pNext chain includes a VkBindImageMemorySwapchainInfoKHR
+      // structure, memory must be VK_NULL_HANDLE" and the image is bound to that swapchain image's memory.
+      if (const auto* onSwapchain = FindInChain<VkBindImageMemorySwapchainInfoKHR>(bind.pNext)) {
+        if (VkResult result = FromHandle(onSwapchain->swapchain)->BindToImage(*FromHandle(bind.image),
+                                                                              onSwapchain->imageIndex);
+            result != VK_SUCCESS)
+          return result;
+        continue;
+      }
       VkResult result = FromHandle(bind.image)->Bind("vkBindImageMemory2", FromHandle(bind.memory), bind.memoryOffset);
       if (result != VK_SUCCESS) return result;
     }

@@ -98,6 +98,11 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_IMAGELESS_FRAMEBUFFER),
     CT_EXTENSION(VK_KHR_MULTIVIEW),
     CT_EXTENSION(VK_KHR_SEPARATE_DEPTH_STENCIL_LAYOUTS),
+    // Window-system integration (src/wsi, docs/wsi.md).
+    CT_EXTENSION(VK_KHR_SWAPCHAIN),
+    // A group of one device (Vulkan 1.1 core); its swapchain part (present capabilities, vkAcquireNextImage2KHR,
+    // images bound to swapchain memory) is src/wsi's. vulkaninfo enables it with VK_KHR_swapchain.
+    CT_EXTENSION(VK_KHR_DEVICE_GROUP),
 };
 #undef CT_EXTENSION
 
@@ -109,6 +114,14 @@ constexpr VkExtensionProperties kInstanceExtensions[] = {
     {VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_SPEC_VERSION},
     {VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_SPEC_VERSION},
     {VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION},
+    // Window-system integration (src/wsi, docs/wsi.md); the X11 surfaces only when built with libxcb.
+    {VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_SPEC_VERSION},
+    {VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME, VK_KHR_GET_SURFACE_CAPABILITIES_2_SPEC_VERSION},
+    {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_SURFACE_SPEC_VERSION},
+#ifdef CRASHTEST_HAVE_X11
+    {"VK_KHR_xcb_surface", 6},
+    {"VK_KHR_xlib_surface", 6},
+#endif
 };
 
 // Feature members crashtest honours, each under one name (the intersection also accepts the synonym in the

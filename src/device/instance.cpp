@@ -91,6 +91,7 @@ VkResult Instance::Initialize(const VkInstanceCreateInfo& createInfo) {
   faultPlan_ = std::move(config.plan);
   executionOptions_ = config.execution;
   dumpOptions_ = config.dump;
+  presentationOptions_ = config.presentation;
   physicalDevices_.reserve(config.devices.size());
   for (size_t i = 0; i < config.devices.size(); ++i) {
     auto* device = NewObject<PhysicalDevice>(allocator(), VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE, *this,

@@ -14,6 +14,7 @@
 #include "fault/fault_plan.h"
 #include "profile/dump_options.h"
 #include "profile/execution_options.h"
+#include "profile/presentation_options.h"
 
 namespace crashtest {
 
@@ -44,6 +45,7 @@ class Instance : public DispatchableObject {
   const ExecutionOptions& executionOptions() const { return executionOptions_; }
   // The configuration's crash-dump options (folder, size cap).
   const DumpOptions& dumpOptions() const { return dumpOptions_; }
+  const PresentationOptions& presentationOptions() const { return presentationOptions_; }
 
   Instance(const VkInstanceCreateInfo& createInfo, const VkAllocationCallbacks* allocator);
   ~Instance();
@@ -64,6 +66,7 @@ class Instance : public DispatchableObject {
   FaultPlan faultPlan_;
   ExecutionOptions executionOptions_;
   DumpOptions dumpOptions_;
+  PresentationOptions presentationOptions_;
 };
 
 // The instance extensions crashtest implements (vkEnumerateInstanceExtensionProperties).

@@ -66,6 +66,8 @@ uint32_t FaultEngine::AttentionFor(const FaultTrigger& when) {
     case FaultTriggerKind::Draw:
       return kCommand | (!when.pipelineName.empty() || when.shaderHash ? kIdentity : 0);
     case FaultTriggerKind::Time: return 0;
+    case FaultTriggerKind::Present:
+    case FaultTriggerKind::Acquire: return kPresent;
   }
   return 0;
 }
@@ -227,6 +229,26 @@ VkResult FaultEngine::OnAllocate(VkDeviceSize size) {
   return result == VK_ERROR_DEVICE_LOST ? VK_SUCCESS : result;
 }
 
+VkResult FaultEngine::OnSwapchain(FaultTriggerKind kind) {
+  VkResult result = VK_SUCCESS;
+  bool lostNow = false;
+  {
+    std::lock_guard lock(mutex_);
+    for (Armed& armed : armed_) {
+      if (result != VK_SUCCESS || lostNow || loss_) break;
+      if (armed.fault.when.kind != kind || armed.done) continue;
+      ++armed.matches;
+      const uint64_t n = armed.fault.when.count;
+      if (armed.fault.repeat ? armed.matches % n != 0 : armed.matches != n) continue;
+      if (!armed.fault.repeat) armed.done = true;
+      char context[64];
+      std::snprintf(context, sizeof(context), "at %s %" PRIu64, FaultTriggerName(kind), armed.matches);
+      result = Apply(armed.fault, context, &lostNow);
+    }
+  }
+  return result;
+}
+
 void FaultEngine::OnLabel(const char* name) {
   if (name == nullptr) return;
   bool lostNow = false;
@@ -340,6 +362,12 @@ VkResult FaultEngine::Apply(const PlannedFault& fault, const std::string& contex
               features_.reportMasked ? " reported" : " (not reported: deviceFaultReportMasked is not enabled)");
       if (features_.reportMasked) reports_.Push(BuildReports(fault, context, false, false));
       return VK_SUCCESS;
+    case FaultEffect::SurfaceLost:
+      CT_WARN("fault '%s' fired %s: VK_ERROR_SURFACE_LOST_KHR", fault.id.c_str(), context.c_str());
+      return VK_ERROR_SURFACE_LOST_KHR;
+    case FaultEffect::OutOfDate:
+      CT_WARN("fault '%s' fired %s: VK_ERROR_OUT_OF_DATE_KHR", fault.id.c_str(), context.c_str());
+      return VK_ERROR_OUT_OF_DATE_KHR;
     case FaultEffect::Hang:  // a hang from the runtime API or a timed trigger: the watchdog fires at once
     case FaultEffect::DeviceLost:
       break;

@@ -119,6 +119,7 @@ class FaultEngine {
   bool lost() const { return (attention_.load(std::memory_order_acquire) & kLost) != 0; }
   bool WatchesSubmits() const { return (attention_.load(std::memory_order_relaxed) & (kLost | kSubmit)) != 0; }
   bool WatchesAllocations() const { return (attention_.load(std::memory_order_relaxed) & kAllocate) != 0; }
+  bool WatchesSwapchains() const { return (attention_.load(std::memory_order_relaxed) & kPresent) != 0; }
   bool WatchesLabels() const { return (attention_.load(std::memory_order_relaxed) & kLabel) != 0; }
   // Some trigger fires at a command a queue executes (dispatch, draw, command-buffer label): submissions are
   // scanned for them.
@@ -132,6 +133,9 @@ class FaultEngine {
   VkResult OnSubmit(uint32_t family, uint32_t index, uint32_t* hangFault);
   // vkAllocateMemory of `size` bytes, called only when WatchesAllocations(): VK_SUCCESS or the error to return.
   VkResult OnAllocate(VkDeviceSize size);
+  // An image presented (kind Present) or a vkAcquireNextImage*KHR (Acquire), called only when WatchesSwapchains():
+  // VK_SUCCESS or the result the call returns (device lost, surface lost, out of date, out of memory).
+  VkResult OnSwapchain(FaultTriggerKind kind);
   // vkQueueBeginDebugUtilsLabelEXT, called only when WatchesLabels().
   void OnLabel(const char* name);
   // One dispatch, draw or command-buffer label of a submitted command buffer, counted at vkQueueSubmit in
@@ -166,7 +170,7 @@ class FaultEngine {
   const LossSnapshot* loss() const { return lost() ? loss_.get() : nullptr; }
 
  private:
-  static constexpr uint32_t kLost = 1, kSubmit = 2, kAllocate = 4, kLabel = 8, kCommand = 16, kIdentity = 32;
+  static constexpr uint32_t kLost = 1, kSubmit = 2, kAllocate = 4, kLabel = 8, kCommand = 16, kIdentity = 32, kPresent = 64;
   static uint32_t AttentionFor(const FaultTrigger& when);
 
   struct Armed {

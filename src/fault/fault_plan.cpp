@@ -16,6 +16,8 @@ const char* FaultEffectName(FaultEffect effect) {
     case FaultEffect::OutOfDeviceMemory: return "out-of-device-memory";
     case FaultEffect::OutOfHostMemory: return "out-of-host-memory";
     case FaultEffect::Hang: return "hang";
+    case FaultEffect::SurfaceLost: return "surface-lost";
+    case FaultEffect::OutOfDate: return "out-of-date";
   }
   return "?";
 }
@@ -30,6 +32,8 @@ const char* FaultTriggerName(FaultTriggerKind kind) {
     case FaultTriggerKind::Random: return "random";
     case FaultTriggerKind::Dispatch: return "dispatch";
     case FaultTriggerKind::Draw: return "draw";
+    case FaultTriggerKind::Present: return "present";
+    case FaultTriggerKind::Acquire: return "acquire";
   }
   return "?";
 }

@@ -25,6 +25,8 @@ enum class FaultTriggerKind {
   Random,          // each submit, with `probability`, from a PRNG seeded with `seed`
   Dispatch,        // the nth vkCmdDispatch* executed (optionally of one pipeline or shader), counted in submit order
   Draw,            // the nth vkCmdDraw* executed, likewise
+  Present,         // the nth image presented by vkQueuePresentKHR on the device (docs/wsi.md)
+  Acquire,         // the nth vkAcquireNextImageKHR / vkAcquireNextImage2KHR on the device
 };
 
 struct FaultQueueSelector {
@@ -34,7 +36,7 @@ struct FaultQueueSelector {
 
 struct FaultTrigger {
   FaultTriggerKind kind = FaultTriggerKind::Submit;
-  uint64_t count = 1;                       // Submit, Allocation: the nth (from 1)
+  uint64_t count = 1;                       // Submit, Allocation, Present, Acquire: the nth (from 1)
   std::optional<FaultQueueSelector> queue;  // Submit, Dispatch, Draw: count this queue's only
   std::string name;                         // Label
   uint64_t bytes = 0;                       // AllocationSize
@@ -60,6 +62,8 @@ enum class FaultEffect {
   OutOfDeviceMemory,  // the triggering vkAllocateMemory / vkQueueSubmit returns VK_ERROR_OUT_OF_DEVICE_MEMORY
   OutOfHostMemory,    // ... VK_ERROR_OUT_OF_HOST_MEMORY
   Hang,               // the queue stops; after `watchdogMs` the device is lost with WATCHDOG_TIMEOUT
+  SurfaceLost,        // present/acquire triggers: the swapchain's surface is lost (VK_ERROR_SURFACE_LOST_KHR)
+  OutOfDate,          // present/acquire triggers: the swapchain is out of date (VK_ERROR_OUT_OF_DATE_KHR)
 };
 
 struct FaultAddress {

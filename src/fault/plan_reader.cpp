@@ -217,7 +217,8 @@ class FaultReader {
   }
 
   static std::string EffectChoices() {
-    return Choices({"device-lost", "masked", "out-of-device-memory", "out-of-host-memory", "hang"});
+    return Choices({"device-lost", "masked", "out-of-device-memory", "out-of-host-memory", "hang", "surface-lost",
+                    "out-of-date"});
   }
 
   void ReadEffect(const std::string& path, const Json& value, FaultEffect& out) {
@@ -227,6 +228,8 @@ class FaultReader {
         {"out-of-device-memory", FaultEffect::OutOfDeviceMemory},
         {"out-of-host-memory", FaultEffect::OutOfHostMemory},
         {"hang", FaultEffect::Hang},
+        {"surface-lost", FaultEffect::SurfaceLost},
+        {"out-of-date", FaultEffect::OutOfDate},
     };
     if (value.is_string()) {
       const std::string name = value.get<std::string>();
@@ -247,7 +250,8 @@ class FaultReader {
 
   void ReadTrigger(const std::string& path, const Json& when, FaultTrigger& out) {
     const std::initializer_list<std::string_view> kKinds = {"submit", "dispatch", "draw", "label", "allocation",
-                                                             "allocationAbove", "afterMs", "random"};
+                                                             "allocationAbove", "afterMs", "random", "present",
+                                                             "acquire"};
     if (!when.is_object()) {
       Error(path, "expected a trigger object with one of " + Choices(kKinds) + ", got " + DescribeJson(when));
       return;
@@ -271,6 +275,10 @@ class FaultReader {
       } else if (key == "allocation") {
         ++kinds;
         out.kind = FaultTriggerKind::Allocation;
+        Unsigned(member, *it, 1, out.count);
+      } else if (key == "present" || key == "acquire") {
+        ++kinds;
+        out.kind = key == "present" ? FaultTriggerKind::Present : FaultTriggerKind::Acquire;
         Unsigned(member, *it, 1, out.count);
       } else if (key == "allocationAbove") {
         ++kinds;
@@ -307,7 +315,8 @@ class FaultReader {
         if (Address(member, *it, hash)) out.shaderHash = hash;
       } else {
         UnknownMember(ctx_, path, key, {"submit", "dispatch", "draw", "queue", "pipeline", "shaderHash", "label",
-                                        "allocation", "allocationAbove", "afterMs", "random", "seed"});
+                                        "allocation", "allocationAbove", "afterMs", "random", "seed", "present",
+                                        "acquire"});
         ok_ = false;
       }
     }
@@ -465,11 +474,12 @@ class FaultReader {
     const bool submitLike = kind == FaultTriggerKind::Submit || kind == FaultTriggerKind::Random;
     const bool allocationLike = kind == FaultTriggerKind::Allocation || kind == FaultTriggerKind::AllocationSize;
     const bool work = kind == FaultTriggerKind::Dispatch || kind == FaultTriggerKind::Draw;
+    const bool presentLike = kind == FaultTriggerKind::Present || kind == FaultTriggerKind::Acquire;
     const std::string effectPath = JoinPath(path, "effect");
     switch (fault.effect) {
       case FaultEffect::OutOfDeviceMemory:
       case FaultEffect::OutOfHostMemory:
-        if (!submitLike && !allocationLike)
+        if (!submitLike && !allocationLike && !presentLike)
           Error(effectPath, Quoted(FaultEffectName(fault.effect)) + " is returned by the triggering call, so it needs "
                             "a \"submit\", \"random\", \"allocation\" or \"allocationAbove\" trigger, not " +
                             Quoted(FaultTriggerName(kind)) +
@@ -479,6 +489,12 @@ class FaultReader {
         if (!submitLike && !work)
           Error(effectPath, "\"hang\" stops a queue, so it needs a \"submit\", \"random\", \"dispatch\" or "
                             "\"draw\" trigger, not " + Quoted(FaultTriggerName(kind)));
+        break;
+      case FaultEffect::SurfaceLost:
+      case FaultEffect::OutOfDate:
+        if (!presentLike)
+          Error(effectPath, Quoted(FaultEffectName(fault.effect)) + " is a swapchain's result, so it needs a "
+                            "\"present\" or \"acquire\" trigger, not " + Quoted(FaultTriggerName(kind)));
         break;
       case FaultEffect::DeviceLost:
       case FaultEffect::Masked:

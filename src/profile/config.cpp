@@ -225,6 +225,7 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
         out.options = *it;
         ok &= ReadExecutionOptions(ctx, *it, out.execution);
         ok &= ReadDumpOptions(ctx, *it, baseDirectory, out.dump);
+        ok &= ReadPresentationOptions(ctx, *it, baseDirectory, out.presentation);
       }
     } else if (it.key() == "$schema") {
       // Editors use it to validate against json/schema/config.schema.json.

@@ -11,6 +11,7 @@
 #include "fault/fault_plan.h"
 #include "profile/dump_options.h"
 #include "profile/execution_options.h"
+#include "profile/presentation_options.h"
 #include "profile/diagnostics.h"
 
 namespace crashtest {
@@ -23,6 +24,7 @@ struct ConfigurationResult {
   nlohmann::json options = nlohmann::json::object();  // raw "options"
   ExecutionOptions execution;  // "options" that govern shader execution
   DumpOptions dump;            // "options" that govern crash dumps
+  PresentationOptions presentation;  // "options" that govern swapchains (docs/wsi.md)
   Diagnostics diagnostics;
 };
 

@@ -25,8 +25,9 @@ bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options,
   bool ok = true;
   // An option the driver does not know would silently do nothing (a typo in a CI configuration goes unnoticed
   // for months): every key must be one of docs/configuration.md's options — those read here and the dump options
-  // (dump_options.cpp).
-  static constexpr std::string_view kKnown[] = {"computeThreads",  "dumpDirectory", "dumpSizeLimit", "shaderFaults",
+  // (dump_options.cpp, presentation_options.cpp).
+  static constexpr std::string_view kKnown[] = {"captureDirectory", "captureEvery", "captureLast", "computeThreads",
+                                                "dumpDirectory", "dumpSizeLimit", "presentRefreshRate", "shaderFaults",
                                                 "shaderInstructionBudget", "shaderTimeoutMs"};
   for (auto it = options.begin(); it != options.end(); ++it) {
     if (std::find(std::begin(kKnown), std::end(kKnown), it.key()) != std::end(kKnown)) continue;

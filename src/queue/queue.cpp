@@ -42,6 +42,11 @@ VkResult Queue::Submit(Submission&& submission) {
 
 const Executor& Queue::executor() const { return worker_->executor(); }
 
+VkResult Queue::EnqueuePresentWait(Submission&& submission) {
+  if (device_.faults().lost()) return VK_ERROR_DEVICE_LOST;
+  return worker_->Submit(std::move(submission));
+}
+
 VkResult Queue::WaitIdle() {
   worker_->WaitIdle();
   // "vkQueueWaitIdle ... must return in finite time even in the case of a lost device" with VK_SUCCESS or

@@ -33,6 +33,9 @@ class Queue : public DispatchableObject {
   // Runs a submission in submission order: on the calling thread when the queue is idle and the submission has
   // nothing to wait for (queue/inline_submit.h), else on the queue's worker, returning at once.
   VkResult Submit(Submission&& submission);
+  // vkQueuePresentKHR's semaphore waits (src/wsi): queued in order like a submission, but not one the fault plan
+  // counts as a submit.
+  VkResult EnqueuePresentWait(Submission&& submission);
   // vkQueueWaitIdle.
   VkResult WaitIdle();
 

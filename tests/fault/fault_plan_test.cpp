@@ -154,7 +154,7 @@ const BadPlan kBadPlans[] = {
      "plan.json: faults[0]: missing \"when\" (the trigger, e.g. {\"submit\": 3})"},
     {"MissingEffect", R"([{"id": "a", "when": {"submit": 1}}])",
      "plan.json: faults[0]: missing \"effect\" (\"device-lost\", \"masked\", \"out-of-device-memory\", "
-     "\"out-of-host-memory\", \"hang\")"},
+     "\"out-of-host-memory\", \"hang\", \"surface-lost\", \"out-of-date\")"},
     {"UnknownMember", R"([{"id": "a", "when": {"submit": 1}, "effect": "device-lost", "efect": 1}])",
      "plan.json: faults[0].efect: unknown member (expected \"id\", \"device\", \"when\", \"effect\", \"repeat\", "
      "\"watchdogMs\", \"report\") (did you mean \"effect\"?)"},
@@ -162,10 +162,10 @@ const BadPlan kBadPlans[] = {
      "plan.json: faults[0].device: expected the index of a configured device (0 to 1), got 2"},
     {"WhenNotObject", R"([{"id": "a", "when": 3, "effect": "device-lost"}])",
      "plan.json: faults[0].when: expected a trigger object with one of \"submit\", \"dispatch\", \"draw\", "
-     "\"label\", \"allocation\", \"allocationAbove\", \"afterMs\", \"random\", got 3"},
+     "\"label\", \"allocation\", \"allocationAbove\", \"afterMs\", \"random\", \"present\", \"acquire\", got 3"},
     {"NoTrigger", R"([{"id": "a", "when": {}, "effect": "device-lost"}])",
      "plan.json: faults[0].when: expected exactly one trigger: \"submit\", \"dispatch\", \"draw\", \"label\", "
-     "\"allocation\", \"allocationAbove\", \"afterMs\", \"random\""},
+     "\"allocation\", \"allocationAbove\", \"afterMs\", \"random\", \"present\", \"acquire\""},
     {"TwoTriggers", R"([{"id": "a", "when": {"submit": 1, "allocation": 2}, "effect": "device-lost"}])",
      "plan.json: faults[0].when: expected exactly one trigger, got 2 (a fault has one trigger; write several faults "
      "for several triggers)"},
@@ -176,7 +176,7 @@ const BadPlan kBadPlans[] = {
     {"UnknownTrigger", R"([{"id": "a", "when": {"submitt": 1}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.submitt: unknown member (expected \"submit\", \"dispatch\", \"draw\", \"queue\", "
      "\"pipeline\", \"shaderHash\", \"label\", \"allocation\", \"allocationAbove\", \"afterMs\", \"random\", "
-     "\"seed\") (did you mean \"submit\"?)"},
+     "\"seed\", \"present\", \"acquire\") (did you mean \"submit\"?)"},
     {"DispatchZero", R"([{"id": "a", "when": {"dispatch": 0}, "effect": "device-lost"}])",
      "plan.json: faults[0].when.dispatch: expected an integer of at least 1, got 0"},
     {"PipelineWithoutWork", R"([{"id": "a", "when": {"submit": 1, "pipeline": "p"}, "effect": "device-lost"}])",
@@ -233,10 +233,10 @@ const BadPlan kBadPlans[] = {
      "plan.json: faults[0].when.queue.index: expected an integer from 0 to 4294967295, got 4294967297"},
     {"UnknownEffect", R"([{"id": "a", "when": {"submit": 1}, "effect": "device-lots"}])",
      "plan.json: faults[0].effect: unknown effect \"device-lots\" (expected one of \"device-lost\", \"masked\", "
-     "\"out-of-device-memory\", \"out-of-host-memory\", \"hang\"; did you mean \"device-lost\"?)"},
+     "\"out-of-device-memory\", \"out-of-host-memory\", \"hang\", \"surface-lost\", \"out-of-date\"; did you mean \"device-lost\"?)"},
     {"EffectNotString", R"([{"id": "a", "when": {"submit": 1}, "effect": 1}])",
      "plan.json: faults[0].effect: expected one of \"device-lost\", \"masked\", \"out-of-device-memory\", "
-     "\"out-of-host-memory\", \"hang\", got 1"},
+     "\"out-of-host-memory\", \"hang\", \"surface-lost\", \"out-of-date\", got 1"},
     {"OomOnLabel", R"([{"id": "a", "when": {"label": "x"}, "effect": "out-of-host-memory"}])",
      "plan.json: faults[0].effect: \"out-of-host-memory\" is returned by the triggering call, so it needs a "
      "\"submit\", \"random\", \"allocation\" or \"allocationAbove\" trigger, not \"label\""},
@@ -360,7 +360,7 @@ TEST(InjectedFault, MessagesNameTheFault) {
   ASSERT_EQ(diagnostics.Items().size(), 2u);
   EXPECT_EQ(diagnostics.Items()[0].Format(),
             "crashtestInjectFault: fault.effect: unknown effect \"nope\" (expected one of \"device-lost\", "
-            "\"masked\", \"out-of-device-memory\", \"out-of-host-memory\", \"hang\"; did you mean \"hang\"?)");
+            "\"masked\", \"out-of-device-memory\", \"out-of-host-memory\", \"hang\", \"surface-lost\", \"out-of-date\"; did you mean \"hang\"?)");
   EXPECT_EQ(diagnostics.Items()[1].Format(),
             "crashtestInjectFault: fault.device: not allowed here: the fault applies to the device the call names");
 }

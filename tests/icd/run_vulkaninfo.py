@@ -16,11 +16,10 @@ env.pop("CRASHTEST_CONFIG", None)
 runtime_dir = tempfile.mkdtemp(prefix="crashtest-xdg-")
 env["XDG_RUNTIME_DIR"] = runtime_dir
 
-# vulkaninfo (1.3.239, full mode) creates a device with VK_KHR_swapchain to probe presentation; until crashtest
-# implements window-system integration the loader refuses that extension and vulkaninfo prints these two lines.
-# They come from vulkaninfo's probe, not from the driver, and are the only lines tolerated.
-KNOWN_WSI_PROBE = ("loader_validate_device_extensions: Device extension VK_KHR_swapchain not supported",
-                   "vkCreateDevice: Failed to validate extensions in list")
+# vulkaninfo (1.3.239, full mode) creates a device with VK_KHR_swapchain to probe presentation; the loader refused
+# it with these two lines while crashtest had no window-system integration (docs/wsi.md). They must not come back.
+WSI_PROBE_ERRORS = ("VK_KHR_swapchain not supported",
+                    "Failed to validate extensions in list")
 failures = []
 for args in ([], ["--summary"]):
     run = subprocess.run([vulkaninfo] + args, env=env, capture_output=True, text=True, timeout=120)
@@ -29,8 +28,12 @@ for args in ([], ["--summary"]):
         failures.append(f"{name} exited {run.returncode}")
     if "crashtest default GPU" not in run.stdout:
         failures.append(f"{name} did not show the device")
-    bad = [line for line in run.stderr.splitlines()
-           if ("error" in line.lower() or "crashtest:" in line) and not any(k in line for k in KNOWN_WSI_PROBE)]
+    for probe in WSI_PROBE_ERRORS:
+        if probe in run.stderr:
+            failures.append(f"{name}: the loader still refuses VK_KHR_swapchain (\"{probe}\")")
+    if "VK_KHR_swapchain" not in run.stdout and not args:
+        failures.append(f"{name} does not list VK_KHR_swapchain")
+    bad = [line for line in run.stderr.splitlines() if "error" in line.lower() or "crashtest:" in line]
     if bad:
         failures.append(f"{name} printed errors:\n  " + "\n  ".join(bad[:20]))
 for f in failures:

@@ -212,8 +212,9 @@ BAD_CONFIGS = {
     "bad-options-not-object.json": lambda: configs("bad-options-not-object.json") +
         ": options: expected an object, got an array",
     "bad-unknown-option.json": lambda: configs("bad-unknown-option.json") +
-        ": options.computeThread: unknown option (did you mean \"computeThreads\"?); the options are computeThreads, "
-        "dumpDirectory, dumpSizeLimit, shaderFaults, shaderInstructionBudget, shaderTimeoutMs",
+        ": options.computeThread: unknown option (did you mean \"computeThreads\"?); the options are captureDirectory, "
+        "captureEvery, captureLast, computeThreads, dumpDirectory, dumpSizeLimit, presentRefreshRate, shaderFaults, "
+        "shaderInstructionBudget, shaderTimeoutMs",
     "bad-device-entry.json": lambda: configs("bad-device-entry.json") +
         ": devices[0].profil: unknown member (expected \"profile\" and optionally \"name\")",
     "bad-unknown-top-level.json": lambda: configs("bad-unknown-top-level.json") +

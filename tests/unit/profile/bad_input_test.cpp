@@ -169,8 +169,8 @@ TEST(BadInput, EachBadConfigurationFileGivesItsMessage) {
        configs + "bad-shader-options.json: options.computeThreads: expected an integer from 0 to 1024, got -1"},
       {"bad-unknown-option.json",
        configs + "bad-unknown-option.json: options.computeThread: unknown option (did you mean \"computeThreads\"?); "
-                 "the options are computeThreads, dumpDirectory, dumpSizeLimit, shaderFaults, shaderInstructionBudget, "
-                 "shaderTimeoutMs"},
+                 "the options are captureDirectory, captureEvery, captureLast, computeThreads, dumpDirectory, "
+                 "dumpSizeLimit, presentRefreshRate, shaderFaults, shaderInstructionBudget, shaderTimeoutMs"},
       {"bad-device-entry.json",
        configs + "bad-device-entry.json: devices[0].profil: unknown member (expected \"profile\" and optionally "
                  "\"name\")"},

@@ -1,0 +1,34 @@
+// The X11 side of presentation, through XCB (an Xlib surface's Display gives its XCB connection): the window's
+// size (for currentExtent and OUT_OF_DATE) and a plain put-image of a presented frame. Without libxcb at build
+// time (CRASHTEST_HAVE_X11 unset) the X11 surface extensions are not advertised and these report failure.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "wsi/surface.h"
+
+namespace crashtest::wsi {
+
+// Whether this build can present to X11 (VK_KHR_xcb_surface / VK_KHR_xlib_surface are advertised).
+bool X11Supported();
+
+// The window's current size; nullopt when the window or the connection is gone (VK_ERROR_SURFACE_LOST_KHR).
+std::optional<VkExtent2D> X11WindowExtent(const SurfaceInfo& surface);
+
+// The window's root depth-24/32 TrueColor visual check for presentation support: true when `visual` is one the
+// put-image path can draw into (24 or 32 bits, 8 bits per channel), or when it is unknown to the screen list.
+bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual);
+
+// The XCB connection under an Xlib Display (nullptr without X11 support).
+xcb_connection_t* XcbConnectionOf(Display* display);
+
+// Draws a frame into the window at (0, 0). `pixels` are rows of 4-byte texels, B,G,R,X in memory order when
+// `bgra`, else R,G,B,X (converted). False when the window or connection is gone.
+bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t width, uint32_t height,
+                 size_t rowPitch, bool bgra);
+
+}  // namespace crashtest::wsi
