@@ -12,8 +12,8 @@ namespace {
 // Kept: crashtest stores every image and buffer linearly in host memory and does the work on the CPU, so a
 // format the table describes can be sampled (with the sampler's filter, min/max reduction and depth compare
 // done by the interpreter), stored to (with or without a format in the shader), copied, cleared, used as a
-// texel buffer or vertex attribute, and bound as an attachment (attachments are plain memory; crashtest does
-// not rasterise, but render passes, clears and resolves operate on them).
+// texel buffer or vertex attribute, and bound as an attachment (attachments are plain memory written through
+// the texel codec by clears, resolves and the rasteriser's per-fragment operations).
 constexpr VkFormatFeatureFlags2 kImageFeatures =
     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT |
