@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   crashtest::bench::register_dispatch_benchmarks(corpus);
   const crashtest::bench::Corpus own = crashtest::bench::load_own_shaders();
   crashtest::bench::register_throughput_benchmarks(corpus, own);
+  crashtest::bench::register_draw_benchmarks(own);
   benchmark::AddCustomContext("shader_corpus", corpus.directory);
   if (!corpus.error.empty()) benchmark::AddCustomContext("shader_corpus_error", corpus.error);
   benchmark::RunSpecifiedBenchmarks();

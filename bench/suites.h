@@ -10,5 +10,8 @@ void register_pipeline_benchmarks(const Corpus& corpus);
 void register_dispatch_benchmarks(const Corpus& corpus);
 // Large dispatches of corpus kernels and of the bench's own (`own`) ALU kernel.
 void register_throughput_benchmarks(const Corpus& corpus, const Corpus& own);
+// Draws of the bench's own (`own`) vertex and fragment shaders: a new pipeline's first draw, a 1080p textured
+// quad, a 100k-triangle mesh.
+void register_draw_benchmarks(const Corpus& own);
 
 }  // namespace crashtest::bench

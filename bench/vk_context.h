@@ -68,7 +68,24 @@ namespace crashtest::bench {
   X(vkResetDescriptorPool)                 \
   X(vkUpdateDescriptorSets)                \
   X(vkCreateRenderPass)                    \
-  X(vkDestroyRenderPass)
+  X(vkDestroyRenderPass)                   \
+  X(vkCreateImage)                         \
+  X(vkDestroyImage)                        \
+  X(vkGetImageMemoryRequirements)          \
+  X(vkBindImageMemory)                     \
+  X(vkCreateImageView)                     \
+  X(vkDestroyImageView)                    \
+  X(vkCreateFramebuffer)                   \
+  X(vkDestroyFramebuffer)                  \
+  X(vkCreateSampler)                       \
+  X(vkDestroySampler)                      \
+  X(vkCmdCopyBufferToImage)                \
+  X(vkCmdBeginRenderPass)                  \
+  X(vkCmdEndRenderPass)                    \
+  X(vkCmdBindVertexBuffers)                \
+  X(vkCmdBindIndexBuffer)                  \
+  X(vkCmdDraw)                             \
+  X(vkCmdDrawIndexed)
 
 struct DeviceCommands {
 #define CRASHTEST_BENCH_DECLARE(name) PFN_##name name = nullptr;

@@ -6,6 +6,7 @@
 // loop again for them, while lanes that left the loop wait at its merge block.
 #include "execution/interpreter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #if defined(__SSE2__)
@@ -99,6 +100,17 @@ bool OverBudget(SubgroupState& s, uint32_t op) {
 }
 
 }  // namespace
+
+void FillFixedSlots(SubgroupState& s) {
+  const Executable& x = *s.exe;
+  const uint32_t w = s.width;
+  for (size_t slot = 0; slot < x.constantWords.size(); ++slot) std::fill_n(s.regs + slot * w, w, x.constantWords[slot]);
+  for (uint32_t p = 0; p < s.dispatch->patchCount; ++p) {
+    const SlotPatch& patch = s.dispatch->patches[p];
+    std::fill_n(s.regs + static_cast<size_t>(patch.slot) * w, w, static_cast<uint32_t>(patch.value));
+    std::fill_n(s.regs + static_cast<size_t>(patch.slot + 1) * w, w, static_cast<uint32_t>(patch.value >> 32));
+  }
+}
 
 void StartSubgroup(SubgroupState& s, uint64_t live) {
   const uint32_t blocks = static_cast<uint32_t>(s.exe->blocks.size());

@@ -17,4 +17,9 @@ void StartSubgroup(SubgroupState& state, uint64_t live);
 
 RunResult RunSubgroup(SubgroupState& state);
 
+// Writes the slots fixed for the whole dispatch or draw into a subgroup's registers (state.regs, state.width lanes):
+// the executable's constants, then the context's per-dispatch patches (64-bit values over two slots). Once per
+// register file, not per workgroup: nothing the shader runs writes these slots.
+void FillFixedSlots(SubgroupState& state);
+
 }  // namespace crashtest::execution

@@ -24,13 +24,7 @@ InvocationBatch::InvocationBatch(const DispatchContext& context) : context_(cont
   state_.shared = shared_;
   state_.laneMask = masks_.data();
   state_.blockMask = blockMasks_.data();
-  for (size_t slot = 0; slot < x.constantWords.size(); ++slot)
-    std::fill_n(state_.regs + slot * w, w, x.constantWords[slot]);
-  for (uint32_t p = 0; p < context.patchCount; ++p) {
-    const SlotPatch& patch = context.patches[p];
-    std::fill_n(state_.regs + static_cast<size_t>(patch.slot) * w, w, static_cast<uint32_t>(patch.value));
-    std::fill_n(state_.regs + static_cast<size_t>(patch.slot + 1) * w, w, static_cast<uint32_t>(patch.value >> 32));
-  }
+  FillFixedSlots(state_);
 }
 
 void InvocationBatch::Clear() {

@@ -46,13 +46,7 @@ class WorkgroupRunner {
       s.blockMask = blockMasks_.data() + x_.blocks.size() * i;
       s.subgroupId = i;
       s.firstLocalIndex = i * w;
-      for (size_t slot = 0; slot < x_.constantWords.size(); ++slot)
-        std::fill_n(s.regs + slot * w, w, x_.constantWords[slot]);
-      for (uint32_t p = 0; p < c_.patchCount; ++p) {
-        const SlotPatch& patch = c_.patches[p];
-        std::fill_n(s.regs + static_cast<size_t>(patch.slot) * w, w, static_cast<uint32_t>(patch.value));
-        std::fill_n(s.regs + static_cast<size_t>(patch.slot + 1) * w, w, static_cast<uint32_t>(patch.value >> 32));
-      }
+      FillFixedSlots(s);
     }
     // Local ids per lane, and the built-ins that are the same for every workgroup, written once.
     // [subgroup][x, y, z][lane]: rows, so the per-workgroup GlobalInvocationId is one vectorised add per row.

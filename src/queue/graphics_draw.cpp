@@ -392,7 +392,9 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
   DeviceAddressMap addresses(queue_.device());
   state.vertex.addresses = &addresses;
   state.fragment.addresses = &addresses;
-  const raster::DrawOutcome outcome = raster::RunDraw(state, call);
+  DeviceExecution& execution = queue_.execution();
+  const ExecutionOptions& options = queue_.device().physicalDevice().instance().executionOptions();
+  const raster::DrawOutcome outcome = raster::RunDraw(state, call, &execution.computePool(options.computeThreads));
   *passed = outcome.fragmentsPassed;
   if (outcome.fault.kind == execution::ShaderFaultKind::None) return !outcome.cancelled;
   const PipelineStage* stage =

@@ -1,73 +1,63 @@
 #include "raster/draw.h"
 
 #include <algorithm>
-#include <cstring>
+#include <atomic>
+#include <memory>
+#include <mutex>
 #include <vector>
 
-#include "raster/clipper.h"
+#include "execution/worker_pool.h"
+#include "raster/binner.h"
 #include "raster/fragment_stage.h"
+#include "raster/primitive_assembly.h"
 #include "raster/shaded_vertex.h"
 #include "raster/vertex_stage.h"
 
 namespace crashtest::raster {
 namespace {
 
-// The vertex index of each element of the draw (UINT32_MAX where a primitive restarts). A read past the index
-// buffer gives a fault the caller reports (the `address`), like a GPU's page fault.
-bool ReadIndices(const DrawState& state, const DrawCall& call, std::vector<uint32_t>* ids, uint64_t* badAddress) {
-  ids->resize(call.count);
-  if (!call.indexed) {
-    for (uint32_t i = 0; i < call.count; ++i) (*ids)[i] = call.first + i;
-    return true;
-  }
-  const uint32_t size = call.indexType == VK_INDEX_TYPE_UINT16 ? 2 : call.indexType == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
-  const uint32_t restart = size == 2 ? 0xffffu : size == 1 ? 0xffu : 0xffffffffu;
-  for (uint32_t i = 0; i < call.count; ++i) {
-    const uint64_t offset = (uint64_t{call.first} + i) * size;
-    if (call.indices == nullptr || offset + size > call.indexBytes) {
-      *badAddress = call.indexAddress + offset;
-      return false;
-    }
-    uint32_t index = 0;
-    std::memcpy(&index, call.indices + offset, size);
-    // "the value of the primitive restart index ... restarts the primitive assembly" (21.1); the restart value
-    // is compared before vertexOffset is added.
-    if (state.primitiveRestart && index == restart) {
-      (*ids)[i] = UINT32_MAX;
-      continue;
-    }
-    (*ids)[i] = index + static_cast<uint32_t>(call.vertexOffset);
-  }
-  return true;
-}
+// Below these, one thread does the phase: waking the pool costs more than the work.
+constexpr size_t kVerticesPerWorker = 256;
+constexpr size_t kTrianglesPerWorker = 256;
 
-// Triangles of `count` vertices (positions in the draw's sequence) between restarts, as "Triangle Lists / Strips
-// / Fans" (21.1.x) number them; the first vertex of each triangle is the provoking vertex.
-template <typename F>
-void AssembleTriangles(VkPrimitiveTopology topology, const std::vector<uint32_t>& ids, F&& triangle) {
-  size_t begin = 0;
-  while (begin < ids.size()) {
-    size_t end = begin;
-    while (end < ids.size() && ids[end] != UINT32_MAX) ++end;
-    const size_t n = end - begin;
-    switch (topology) {
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-        for (size_t i = 0; i + 3 <= n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-        // Triangle i: vertices i, i + (1 + i % 2), i + (2 - i % 2).
-        for (size_t i = 0; i + 3 <= n; ++i)
-          triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
-        // Triangle i: vertices i + 1, i + 2, 0.
-        for (size_t i = 0; i + 3 <= n; ++i) triangle(begin + i + 1, begin + i + 2, begin);
-        break;
-      default:
-        break;
+bool IsFault(const execution::ShaderFault& f) { return f.kind != execution::ShaderFaultKind::None; }
+
+// The first fault of a phase in draw order: workers report theirs with the position of the work that raised it.
+class FirstFault {
+ public:
+  void Report(const execution::ShaderFault& fault, uint64_t position) {
+    std::lock_guard lock(mutex_);
+    if (position < position_) {
+      fault_ = fault;
+      position_ = position;
     }
-    begin = end + 1;
   }
+  const execution::ShaderFault& fault() const { return fault_; }
+
+ private:
+  std::mutex mutex_;
+  execution::ShaderFault fault_;
+  uint64_t position_ = UINT64_MAX;
+};
+
+// Splits [0, count) into contiguous ranges (multiples of `align`, at least `grain` long) and runs job(worker,
+// first, last) for each on the pool's threads (or the calling thread alone); every worker below the returned
+// count is called, some perhaps with an empty range.
+template <typename Job>
+size_t ForRanges(execution::WorkerPool* pool, size_t count, size_t grain, size_t align, Job&& job) {
+  const size_t workers =
+      pool != nullptr ? std::clamp<size_t>((count + grain - 1) / grain, 1, pool->threads()) : 1;
+  if (workers == 1) {
+    job(0, 0, count);
+    return 1;
+  }
+  size_t per = (count + workers - 1) / workers;
+  per = (per + align - 1) / align * align;
+  pool->Run(static_cast<uint32_t>(workers), [&](uint32_t w) {
+    const size_t first = std::min(count, per * w), last = std::min(count, first + per);
+    job(w, first, last);
+  });
+  return workers;
 }
 
 }  // namespace
@@ -93,77 +83,119 @@ bool CanRun(const DrawState& state, std::string* reason) {
   return true;
 }
 
-DrawOutcome RunDraw(const DrawState& state, const DrawCall& call) {
+DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::WorkerPool* pool) {
   DrawOutcome outcome;
   if (call.count == 0 || call.instanceCount == 0) return outcome;
+  // Every worker's invocations share one cancel flag: a fault that stops the draw, or the device lost, ends them
+  // all at their next check.
+  std::atomic<bool> cancel{false};
+  DrawState state = input;
+  state.vertex.cancel = &cancel;
+  state.fragment.cancel = &cancel;
+  const bool masked = state.vertex.outOfRange != execution::OutOfRangeMode::Fault;
+
   std::vector<uint32_t> ids;
   uint64_t badAddress = 0;
   if (!ReadIndices(state, call, &ids, &badAddress)) {
-    outcome.fault.kind = execution::ShaderFaultKind::ReadInvalid;
-    outcome.fault.address = badAddress;
-    outcome.fault.op = execution::kFetchOperation;
-    outcome.faultInVertexStage = true;
-    if (state.vertex.outOfRange == execution::OutOfRangeMode::Fault) return outcome;
-    // Robust or masked: indices past the buffer read as zero ("robustBufferAccess ... index buffer": out-of-bounds
-    // indices are treated as zero or discarded). Re-read with the valid prefix only.
-    DrawCall shortened = call;
-    const uint32_t size = call.indexType == VK_INDEX_TYPE_UINT16 ? 2 : call.indexType == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
-    const uint64_t available = call.indices == nullptr || call.indexBytes / size <= call.first
-                                   ? 0
-                                   : call.indexBytes / size - call.first;
-    shortened.count = static_cast<uint32_t>(std::min<uint64_t>(available, call.count));
-    ReadIndices(state, shortened, &ids, &badAddress);
-    if (state.vertex.outOfRange == execution::OutOfRangeMode::Robust) outcome.fault = execution::ShaderFault{};
-  }
-  const VaryingLayout varyings = VaryingLayout::Match(*state.vertex.exe, state.fragment.exe);
-  VertexStage vertexStage(state, varyings);
-  FragmentStage fragmentStage(state, varyings);
-  Clipper clipper(4 + static_cast<uint32_t>(varyings.words.size()), !state.raster.depthClamp);
-  VertexBuffer vertices;
-  uint32_t primitiveId = 0;
-  for (uint32_t instance = 0; instance < call.instanceCount; ++instance) {
-    execution::ShaderFault fault;
-    bool stopped = false;
-    const bool ran = vertexStage.Run(ids, instance, call, &vertices, &fault, &stopped);
-    outcome.vertexInvocations += ids.size();
-    if (fault.kind != execution::ShaderFaultKind::None && outcome.fault.kind == execution::ShaderFaultKind::None) {
-      outcome.fault = fault;
+    if (state.vertex.outOfRange != execution::OutOfRangeMode::Robust) {
+      outcome.fault.kind = execution::ShaderFaultKind::ReadInvalid;
+      outcome.fault.address = badAddress;
+      outcome.fault.op = execution::kFetchOperation;
       outcome.faultInVertexStage = true;
+      if (!masked) return outcome;
     }
-    if (!ran) {
-      outcome.cancelled = stopped;
-      return outcome;
-    }
-    primitiveId = 0;
-    bool failed = false;
-    AssembleTriangles(state.topology, ids, [&](size_t a, size_t b, size_t c) {
-      if (failed) return;
-      ++outcome.primitives;
-      const uint32_t id = primitiveId++;
-      if (state.raster.rasterizerDiscard) return;
-      const uint32_t n = clipper.Clip(vertices.Vertex(a), vertices.Vertex(b), vertices.Vertex(c));
-      const float* provoking = vertices.Vertex(a);
-      for (uint32_t i = 1; i + 1 < n && !failed; ++i) {
-        execution::ShaderFault f;
-        if (!fragmentStage.Triangle(clipper.Vertex(0), clipper.Vertex(i), clipper.Vertex(i + 1), provoking, id, &f,
-                                    &stopped))
-          failed = true;
-        if (f.kind != execution::ShaderFaultKind::None && outcome.fault.kind == execution::ShaderFaultKind::None)
-          outcome.fault = f;
+    // Robust or masked: indices past the buffer are discarded ("robustBufferAccess ... index buffer": out-of-bounds
+    // indices are treated as zero or discarded); ids holds the valid prefix.
+  }
+  std::vector<uint32_t> unique, slots;
+  DeduplicateVertices(ids, &unique, &slots);
+  std::vector<AssembledTriangle> triangles;
+  AssembleTriangles(state.topology, slots, &triangles);
+
+  const VaryingLayout varyings = VaryingLayout::Match(*state.vertex.exe, state.fragment.exe);
+  const uint32_t stride = 4 + static_cast<uint32_t>(varyings.words.size());
+  const TileGrid grid = TileGrid::Cover(state.scissor);
+  const size_t threads = pool != nullptr ? pool->threads() : 1;
+  std::vector<float> vertices(unique.size() * stride);
+  std::vector<std::unique_ptr<VertexStage>> vertexStages(threads);
+  std::vector<std::unique_ptr<FragmentStage>> fragmentStages(threads);
+  std::vector<BinnedChunk> chunks(threads);
+  const uint32_t vertexWidth = std::max(1u, state.vertex.width);
+
+  for (uint32_t instance = 0; instance < call.instanceCount; ++instance) {
+    // Vertex stage: the distinct vertices, split over the workers in whole subgroups.
+    FirstFault vertexFault;
+    std::atomic<bool> vertexStopped{false};
+    ForRanges(pool, unique.size(), kVerticesPerWorker, vertexWidth, [&](size_t w, size_t first, size_t last) {
+      if (first == last) return;
+      if (!vertexStages[w]) vertexStages[w] = std::make_unique<VertexStage>(state, varyings);
+      execution::ShaderFault fault;
+      bool stopped = false;
+      const bool ran = vertexStages[w]->Run(unique.data() + first, last - first, instance, call,
+                                            vertices.data() + first * stride, &fault, &stopped);
+      if (IsFault(fault)) vertexFault.Report(fault, first + fault.localIndex);
+      if (!ran) {
+        cancel.store(true, std::memory_order_relaxed);
+        if (stopped) vertexStopped.store(true, std::memory_order_relaxed);
       }
     });
-    if (!failed) {
-      execution::ShaderFault f;
-      if (!fragmentStage.Flush(&f, &stopped)) failed = true;
-      if (f.kind != execution::ShaderFaultKind::None && outcome.fault.kind == execution::ShaderFaultKind::None)
-        outcome.fault = f;
+    outcome.vertexInvocations += unique.size();
+    if (IsFault(vertexFault.fault()) && !IsFault(outcome.fault)) {
+      outcome.fault = vertexFault.fault();
+      outcome.faultInVertexStage = true;
     }
-    if (failed) {
-      outcome.cancelled = stopped;
+    if (cancel.load()) {
+      outcome.cancelled = vertexStopped.load() && !IsFault(outcome.fault);
+      break;
+    }
+    outcome.primitives += triangles.size();
+    if (state.raster.rasterizerDiscard || grid.count() == 0) continue;
+
+    // Clipping, setup and binning: contiguous ranges of triangles, one chunk per worker.
+    const size_t binned =
+        ForRanges(pool, triangles.size(), kTrianglesPerWorker, 1, [&](size_t w, size_t first, size_t last) {
+          chunks[w].Bin(state, grid, triangles, first, last, vertices.data(), stride, 0);
+        });
+
+    // Rasterisation and the fragment stage: tiles taken in turn by the workers, each tile's triangles in order.
+    FirstFault fragmentFault;
+    std::atomic<bool> fragmentStopped{false};
+    std::atomic<uint32_t> nextTile{0};
+    const uint32_t tiles = grid.count();
+    const uint32_t participants =
+        pool != nullptr ? static_cast<uint32_t>(std::min<size_t>(pool->threads(), tiles)) : 1;
+    auto rasterise = [&](uint32_t w) {
+      if (!fragmentStages[w]) fragmentStages[w] = std::make_unique<FragmentStage>(state, varyings);
+      FragmentStage& stage = *fragmentStages[w];
+      for (;;) {
+        const uint32_t tile = nextTile.fetch_add(1, std::memory_order_relaxed);
+        if (tile >= tiles || cancel.load(std::memory_order_relaxed)) break;
+        const Rect rect = grid.Tile(tile);
+        execution::ShaderFault fault;
+        bool stopped = false;
+        bool ok = true;
+        for (size_t c = 0; c < binned && ok; ++c)
+          for (uint32_t index : chunks[c].TileTriangles(tile))
+            if (!(ok = stage.Triangle(chunks[c].Triangle(index), rect, &fault, &stopped))) break;
+        if (ok) ok = stage.Flush(&fault, &stopped);
+        if (IsFault(fault)) fragmentFault.Report(fault, tile);
+        if (!ok) {
+          cancel.store(true, std::memory_order_relaxed);
+          if (stopped) fragmentStopped.store(true, std::memory_order_relaxed);
+          break;
+        }
+      }
+    };
+    if (participants <= 1) rasterise(0);
+    else pool->Run(participants, rasterise);
+    if (IsFault(fragmentFault.fault()) && !IsFault(outcome.fault)) outcome.fault = fragmentFault.fault();
+    if (cancel.load()) {
+      outcome.cancelled = fragmentStopped.load() && !IsFault(outcome.fault);
       break;
     }
   }
-  outcome.fragmentsPassed = fragmentStage.passed();
+  for (size_t w = 0; w < threads; ++w)
+    if (fragmentStages[w]) outcome.fragmentsPassed += fragmentStages[w]->passed();
   return outcome;
 }
 

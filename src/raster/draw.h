@@ -10,6 +10,10 @@
 #include "execution/shader_fault.h"
 #include "raster/draw_state.h"
 
+namespace crashtest::execution {
+class WorkerPool;
+}
+
 namespace crashtest::raster {
 
 struct DrawOutcome {
@@ -24,6 +28,7 @@ struct DrawOutcome {
 // True when the draw can run: a topology and state the rasteriser handles; otherwise *reason says what it lacks.
 bool CanRun(const DrawState& state, std::string* reason);
 
-DrawOutcome RunDraw(const DrawState& state, const DrawCall& call);
+// Runs the draw: its vertices and its screen tiles spread over `pool`'s threads (nullptr: the calling thread only).
+DrawOutcome RunDraw(const DrawState& state, const DrawCall& call, execution::WorkerPool* pool);
 
 }  // namespace crashtest::raster

@@ -4,28 +4,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
-#include <utility>
 
 #include "execution/ops/lane_access.h"
 
 namespace crashtest::raster {
-
-// A triangle ready to rasterise: framebuffer positions snapped to the sub-pixel grid, oriented so that its
-// doubled area C is positive, and what interpolation needs.
-struct FragmentStage::Setup {
-  int64_t X[3], Y[3];        // snapped positions (units of 2^-subPixelBits pixels)
-  int64_t A[3], B[3];        // edge k (opposite vertex k): E_k(P) = B_k (Py - Y_a) + A_k (Px - X_a)
-  int64_t bias[3];           // 0 for top and left edges, -1 for the others (the top-left rule)
-  int64_t C = 0;             // E_0 + E_1 + E_2 everywhere: twice the snapped area
-  double invW[3], z[3];
-  const float* data[3];      // the vertices (position, then varyings)
-  const float* provoking;
-  bool front = true;
-  uint32_t primitiveId = 0;
-  float depthOffset = 0;
-  uint32_t bits = 8;
-};
 
 FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyings)
     : state_(state), varyings_(varyings), merger_(state) {
@@ -53,7 +35,7 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
   lanes_.resize(width_);
 }
 
-void FragmentStage::WriteInputs(const Setup& t, uint32_t lane, int32_t x, int32_t y, bool covered) {
+void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, bool covered) {
   const int64_t px = (int64_t{x} << t.bits) + (int64_t{1} << (t.bits - 1));
   const int64_t py = (int64_t{y} << t.bits) + (int64_t{1} << (t.bits - 1));
   double b[3];
@@ -99,82 +81,11 @@ void FragmentStage::WriteInputs(const Setup& t, uint32_t lane, int32_t x, int32_
   }
 }
 
-bool FragmentStage::Triangle(const float* a, const float* b, const float* c, const float* provoking,
-                             uint32_t primitiveId, execution::ShaderFault* fault, bool* stopped) {
-  const Viewport& vp = state_.viewport;
-  Setup t;
-  t.bits = std::clamp(state_.raster.subPixelBits, 1u, 12u);
-  t.provoking = provoking;
-  t.primitiveId = primitiveId;
-  const float* in[3] = {a, b, c};
-  const double scale = static_cast<double>(int64_t{1} << t.bits);
-  for (int k = 0; k < 3; ++k) {
-    const float* p = in[k];
-    const float invW = 1.0f / p[3];
-    // "x_f = (p_x / 2) x_d + o_x", o_x = x + width / 2; likewise y; "z_f = p_z z_d + o_z" (27.6).
-    const float xf = vp.width * 0.5f * (p[0] * invW) + (vp.x + vp.width * 0.5f);
-    const float yf = vp.height * 0.5f * (p[1] * invW) + (vp.y + vp.height * 0.5f);
-    const float zf = (vp.maxDepth - vp.minDepth) * (p[2] * invW) + vp.minDepth;
-    if (!std::isfinite(xf) || !std::isfinite(yf)) return true;
-    t.X[k] = std::llround(static_cast<double>(xf) * scale);
-    t.Y[k] = std::llround(static_cast<double>(yf) * scale);
-    t.invW[k] = invW;
-    t.z[k] = zf;
-    t.data[k] = p;
-  }
-  const int64_t area = (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) - (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
-  if (area == 0) return true;  // degenerate after snapping: no samples are covered
-  // "a = -1/2 Σ x_f^i y_f^(i+1) - x_f^(i+1) y_f^i"; counter-clockwise front faces have a > 0 (28.7.1.1), and
-  // a = -area / 2.
-  t.front = state_.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0;
-  const VkCullModeFlags cull = state_.raster.cullMode;
-  if (((cull & VK_CULL_MODE_FRONT_BIT) && t.front) || ((cull & VK_CULL_MODE_BACK_BIT) && !t.front)) return true;
-  if (area < 0) {
-    std::swap(t.X[1], t.X[2]), std::swap(t.Y[1], t.Y[2]);
-    std::swap(t.invW[1], t.invW[2]), std::swap(t.z[1], t.z[2]), std::swap(t.data[1], t.data[2]);
-  }
-  t.C = std::abs(area);
-  for (int k = 0; k < 3; ++k) {
-    const int from = (k + 1) % 3, to = (k + 2) % 3;
-    const int64_t dx = t.X[to] - t.X[from], dy = t.Y[to] - t.Y[from];
-    t.A[k] = -dy;
-    t.B[k] = dx;
-    // Top-left rule in framebuffer coordinates (y down), for this orientation: a top edge runs exactly
-    // horizontally to the right, a left edge upwards.
-    t.bias[k] = ((dy == 0 && dx > 0) || dy < 0) ? 0 : -1;
-  }
-  if (state_.raster.depthBias) {
-    // "Depth Bias" (28.7.4): o = m * depthBiasSlopeFactor + r * depthBiasConstantFactor, clamped, with m the
-    // maximum depth slope and r the format's minimum resolvable difference.
-    const double fx[3] = {t.X[0] / scale, t.X[1] / scale, t.X[2] / scale};
-    const double fy[3] = {t.Y[0] / scale, t.Y[1] / scale, t.Y[2] / scale};
-    const double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
-    const double dzdx = ((t.z[1] - t.z[0]) * (fy[2] - fy[0]) - (t.z[2] - t.z[0]) * (fy[1] - fy[0])) / det;
-    const double dzdy = ((t.z[2] - t.z[0]) * (fx[1] - fx[0]) - (t.z[1] - t.z[0]) * (fx[2] - fx[0])) / det;
-    const double m = std::max(std::fabs(dzdx), std::fabs(dzdy));
-    double r = 1.0 / 16777216.0;
-    const VkFormat depthFormat = state_.depthStencil.depth.format;
-    if (depthFormat == VK_FORMAT_D16_UNORM || depthFormat == VK_FORMAT_D16_UNORM_S8_UINT) r = 1.0 / 65536.0;
-    if (depthFormat == VK_FORMAT_D32_SFLOAT || depthFormat == VK_FORMAT_D32_SFLOAT_S8_UINT) {
-      const double maxZ = std::max({std::fabs(t.z[0]), std::fabs(t.z[1]), std::fabs(t.z[2])});
-      int e = 0;
-      std::frexp(maxZ, &e);
-      r = std::ldexp(1.0, e - 1 - 23);
-    }
-    double o = m * state_.raster.depthBiasSlope + r * state_.raster.depthBiasConstant;
-    const double clampValue = state_.raster.depthBiasClamp;
-    if (clampValue > 0) o = std::min(o, clampValue);
-    if (clampValue < 0) o = std::max(o, clampValue);
-    t.depthOffset = static_cast<float>(o);
-  }
-
-  // The pixels whose centres may be covered, inside the scissor (already cut to the render area and attachments).
-  const int64_t minX = std::min({t.X[0], t.X[1], t.X[2]}), maxX = std::max({t.X[0], t.X[1], t.X[2]});
-  const int64_t minY = std::min({t.Y[0], t.Y[1], t.Y[2]}), maxY = std::max({t.Y[0], t.Y[1], t.Y[2]});
-  const int64_t x0 = std::max<int64_t>(state_.scissor.x0, minX >> t.bits);
-  const int64_t x1 = std::min<int64_t>(state_.scissor.x1, (maxX >> t.bits) + 1);
-  const int64_t y0 = std::max<int64_t>(state_.scissor.y0, minY >> t.bits);
-  const int64_t y1 = std::min<int64_t>(state_.scissor.y1, (maxY >> t.bits) + 1);
+bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution::ShaderFault* fault,
+                             bool* stopped) {
+  // The triangle's pixels within this tile (tiles start at even coordinates, so a quad never spans two).
+  const int64_t x0 = std::max(t.bounds.x0, tile.x0), x1 = std::min(t.bounds.x1, tile.x1);
+  const int64_t y0 = std::max(t.bounds.y0, tile.y0), y1 = std::min(t.bounds.y1, tile.y1);
   if (x0 >= x1 || y0 >= y1) return true;
   const int64_t half = int64_t{1} << (t.bits - 1);
   auto inside = [&](int64_t x, int64_t y) {

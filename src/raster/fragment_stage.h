@@ -1,8 +1,7 @@
-// Rasterisation and the fragment stage of a draw. A triangle in clip space is transformed to framebuffer
-// coordinates ("Coordinate Transformations", Vulkan 1.3, 27.5-27.6), snapped to subPixelPrecisionBits, culled by
-// its signed area ("Basic Polygon Rasterization", 28.7.1), and its pixels covered under the top-left rule are
-// visited in 2x2 quads. Quads fill subgroups of the fragment shader (helper lanes for the uncovered pixels, so
-// derivatives work); each full subgroup runs on the interpreter and its fragments are merged in order.
+// Rasterisation and the fragment stage of a draw, one screen tile at a time. A set-up triangle's pixels in the tile
+// covered under the top-left rule ("Basic Polygon Rasterization", 28.7.1) are visited in 2x2 quads. Quads fill
+// subgroups of the fragment shader (helper lanes for the uncovered pixels, so derivatives work); each full
+// subgroup runs on the interpreter and its fragments are merged in order. One FragmentStage per worker thread.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +13,7 @@
 #include "raster/draw_state.h"
 #include "raster/output_merger.h"
 #include "raster/shaded_vertex.h"
+#include "raster/triangle_setup.h"
 
 namespace crashtest::raster {
 
@@ -21,16 +21,14 @@ class FragmentStage {
  public:
   FragmentStage(const DrawState& state, const VaryingLayout& varyings);
 
-  // Rasterises triangle (a, b, c) (clip-space vertices in VertexBuffer form, already clipped); `provoking` supplies
-  // the flat varyings. False when the fragment shader faulted (*fault, unless masked) or the draw was cancelled.
-  bool Triangle(const float* a, const float* b, const float* c, const float* provoking, uint32_t primitiveId,
-                execution::ShaderFault* fault, bool* stopped);
+  // Rasterises the part of triangle `t` inside `tile`. False when the fragment shader faulted (*fault, unless
+  // masked) or the draw was cancelled.
+  bool Triangle(const TriangleSetup& t, const Rect& tile, execution::ShaderFault* fault, bool* stopped);
   // Shades and merges the quads still waiting for a full subgroup.
   bool Flush(execution::ShaderFault* fault, bool* stopped);
 
  private:
-  struct Setup;
-  void WriteInputs(const Setup& t, uint32_t lane, int32_t x, int32_t y, bool covered);
+  void WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, bool covered);
 
  public:
   // Fragments that passed every test (occlusion queries).

@@ -73,15 +73,14 @@ bool VertexStage::Fetch(uint32_t lane, uint32_t vertexIndex, uint32_t instance, 
   return true;
 }
 
-bool VertexStage::Run(const std::vector<uint32_t>& ids, uint32_t instance, const DrawCall& call, VertexBuffer* out,
+bool VertexStage::Run(const uint32_t* ids, size_t count, uint32_t instance, const DrawCall& call, float* out,
                       execution::ShaderFault* fault, bool* stopped) {
   const execution::Executable& x = *state_.vertex.exe;
   const uint32_t w = batch_.width();
-  out->stride = 4 + static_cast<uint32_t>(varyings_.words.size());
-  out->words.assign(ids.size() * out->stride, 0.0f);
+  const uint32_t stride = Stride();
   *stopped = false;
-  for (size_t first = 0; first < ids.size(); first += w) {
-    const uint32_t lanes = static_cast<uint32_t>(std::min<size_t>(w, ids.size() - first));
+  for (size_t first = 0; first < count; first += w) {
+    const uint32_t lanes = static_cast<uint32_t>(std::min<size_t>(w, count - first));
     batch_.Clear();
     uint64_t live = 0;
     for (uint32_t l = 0; l < lanes; ++l) {
@@ -112,7 +111,7 @@ bool VertexStage::Run(const std::vector<uint32_t>& ids, uint32_t instance, const
       return false;
     }
     for (uint32_t l = 0; l < lanes; ++l) {
-      float* v = out->Vertex(first + l);
+      float* v = out + (first + l) * stride;
       if (positionWord_ != UINT32_MAX)
         for (uint32_t k = 0; k < 4; ++k) v[k] = std::bit_cast<float>(batch_.Row(positionWord_ + k)[l]);
       for (size_t i = 0; i < varyings_.words.size(); ++i) {

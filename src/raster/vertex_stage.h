@@ -17,11 +17,12 @@ class VertexStage {
  public:
   VertexStage(const DrawState& state, const VaryingLayout& varyings);
 
-  // Shades `ids` (vertex indices as gl_VertexIndex sees them; UINT32_MAX marks a primitive restart, left
-  // unshaded) of `instance` into out (one vertex per id). False with *fault on a fault (a shader bug, or a vertex
-  // fetch outside its buffer with robustness off) or when the draw was cancelled (*stopped).
-  bool Run(const std::vector<uint32_t>& ids, uint32_t instance, const DrawCall& call, VertexBuffer* out,
+  // Shades `count` vertices `ids` (vertex indices as gl_VertexIndex sees them; UINT32_MAX: left unshaded) of
+  // `instance` into `out` (Stride() floats per vertex: VertexBuffer's form). False with *fault on a fault (a shader
+  // bug, or a vertex fetch outside its buffer with robustness off) or when the draw was cancelled (*stopped).
+  bool Run(const uint32_t* ids, size_t count, uint32_t instance, const DrawCall& call, float* out,
            execution::ShaderFault* fault, bool* stopped);
+  uint32_t Stride() const { return 4 + static_cast<uint32_t>(varyings_.words.size()); }
 
  private:
   bool Fetch(uint32_t lane, uint32_t vertexIndex, uint32_t instance, const DrawCall& call,

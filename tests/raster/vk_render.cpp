@@ -49,7 +49,7 @@ uint32_t FormatBytes(VkFormat format) {
 }
 
 std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std::string& nameFragment, int crashtest,
-                                                 std::string* error) {
+                                                 std::string* error, bool faults) {
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
@@ -63,9 +63,11 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, nullptr);
     std::vector<VkExtensionProperties> extensions(extensionCount);
     vkEnumerateDeviceExtensionProperties(physical, nullptr, &extensionCount, extensions.data());
-    bool isCrashtest = false;
-    for (const VkExtensionProperties& e : extensions)
+    bool isCrashtest = false, hasFault = false;
+    for (const VkExtensionProperties& e : extensions) {
       if (std::strcmp(e.extensionName, "VK_KHR_device_fault") == 0) isCrashtest = true;
+      if (std::strcmp(e.extensionName, VK_EXT_DEVICE_FAULT_EXTENSION_NAME) == 0) hasFault = true;
+    }
     if (crashtest >= 0 && isCrashtest != (crashtest == 1)) continue;
     auto d = std::unique_ptr<RenderDevice>(new RenderDevice());
     d->physical_ = physical;
@@ -89,9 +91,16 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     queue.pQueuePriorities = &priority;
     VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     features13.dynamicRendering = VK_TRUE;
+    VkPhysicalDeviceFaultFeaturesEXT fault{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT};
+    fault.deviceFault = VK_TRUE;
+    const char* faultExtension = VK_EXT_DEVICE_FAULT_EXTENSION_NAME;
+    d->deviceFault_ = faults && hasFault;
+    if (d->deviceFault_) features13.pNext = &fault;
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features13};
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
+    info.ppEnabledExtensionNames = &faultExtension;
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
     if (r != VK_SUCCESS) {
       *error = name + ": vkCreateDevice returned " + std::to_string(static_cast<int>(r));
@@ -106,6 +115,21 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
 
 RenderDevice::~RenderDevice() {
   if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
+}
+
+void RenderDevice::ReadFault(RenderResult* out) const {
+  auto getFaultInfo =
+      reinterpret_cast<PFN_vkGetDeviceFaultInfoEXT>(vkGetDeviceProcAddr(device_, "vkGetDeviceFaultInfoEXT"));
+  VkDeviceFaultCountsEXT counts{VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT};
+  if (getFaultInfo == nullptr || getFaultInfo(device_, &counts, nullptr) == VK_ERROR_DEVICE_LOST) return;
+  out->faultAddresses.resize(counts.addressInfoCount);
+  std::vector<VkDeviceFaultVendorInfoEXT> vendor(counts.vendorInfoCount);
+  counts.vendorBinarySize = 0;
+  VkDeviceFaultInfoEXT info{VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT};
+  info.pAddressInfos = out->faultAddresses.data();
+  info.pVendorInfos = vendor.data();
+  getFaultInfo(device_, &counts, &info);
+  out->faultDescription = info.description;
 }
 
 uint32_t RenderDevice::MemoryType(uint32_t bits, VkMemoryPropertyFlags want) const {
@@ -246,9 +270,12 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
                            0, nullptr, 1, &b);
     };
 
-    // Texture (uploaded in this command buffer, before rendering).
+    // Texture (uploaded in this command buffer, before rendering) and storage buffer, in one descriptor set.
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkDescriptorSet set = VK_NULL_HANDLE;
+    std::vector<VkDescriptorSetLayoutBinding> setBindings;
+    std::vector<VkDescriptorPoolSize> poolSizes;
+    VkDescriptorImageInfo imageInfo{};
     if (!job.textures.empty()) {
       const Texture& t = job.textures[0];
       VkImageView textureView;
@@ -273,18 +300,29 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       VkSampler sampler;
       Check(vkCreateSampler(dev, &t.sampler, nullptr, &sampler), "vkCreateSampler");
       cleanup.Add([=] { vkDestroySampler(dev, sampler, nullptr); });
-      VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                           VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+      setBindings.push_back({0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+      poolSizes.push_back({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1});
+      imageInfo = {sampler, textureView, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
+    void* storageMapped = nullptr;
+    VkDescriptorBufferInfo storageInfo{};
+    if (!job.storage.empty()) {
+      storageInfo.buffer = makeBuffer(job.storage.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, job.storage.data(),
+                                      &storageMapped);
+      storageInfo.range = job.storage.size() * 4;
+      setBindings.push_back({1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+      poolSizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1});
+    }
+    if (!setBindings.empty()) {
       VkDescriptorSetLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-      layoutInfo.bindingCount = 1;
-      layoutInfo.pBindings = &binding;
+      layoutInfo.bindingCount = static_cast<uint32_t>(setBindings.size());
+      layoutInfo.pBindings = setBindings.data();
       Check(vkCreateDescriptorSetLayout(dev, &layoutInfo, nullptr, &setLayout), "vkCreateDescriptorSetLayout");
       cleanup.Add([=] { vkDestroyDescriptorSetLayout(dev, setLayout, nullptr); });
-      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
       VkDescriptorPoolCreateInfo dpInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       dpInfo.maxSets = 1;
-      dpInfo.poolSizeCount = 1;
-      dpInfo.pPoolSizes = &size;
+      dpInfo.poolSizeCount = static_cast<uint32_t>(poolSizes.size());
+      dpInfo.pPoolSizes = poolSizes.data();
       VkDescriptorPool descriptorPool;
       Check(vkCreateDescriptorPool(dev, &dpInfo, nullptr, &descriptorPool), "vkCreateDescriptorPool");
       cleanup.Add([=] { vkDestroyDescriptorPool(dev, descriptorPool, nullptr); });
@@ -293,13 +331,18 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       allocInfo.descriptorSetCount = 1;
       allocInfo.pSetLayouts = &setLayout;
       Check(vkAllocateDescriptorSets(dev, &allocInfo, &set), "vkAllocateDescriptorSets");
-      VkDescriptorImageInfo imageInfo{sampler, textureView, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      write.dstSet = set;
-      write.descriptorCount = 1;
-      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-      write.pImageInfo = &imageInfo;
-      vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
+      std::vector<VkWriteDescriptorSet> writes;
+      for (const VkDescriptorSetLayoutBinding& b : setBindings) {
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.dstSet = set;
+        write.dstBinding = b.binding;
+        write.descriptorCount = 1;
+        write.descriptorType = b.descriptorType;
+        write.pImageInfo = &imageInfo;
+        write.pBufferInfo = &storageInfo;
+        writes.push_back(write);
+      }
+      vkUpdateDescriptorSets(dev, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
     }
 
     // Pipeline.
@@ -461,7 +504,11 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cb;
     Check(vkQueueSubmit(queue_, 1, &submit, fence), "vkQueueSubmit");
-    Check(vkWaitForFences(dev, 1, &fence, VK_TRUE, 60'000'000'000ull), "vkWaitForFences");
+    const VkResult waited = vkWaitForFences(dev, 1, &fence, VK_TRUE, 60'000'000'000ull);
+    if (waited == VK_ERROR_DEVICE_LOST && deviceFault_) ReadFault(&out);
+    Check(waited, "vkWaitForFences");
+    if (storageMapped != nullptr)
+      out.storage.assign(static_cast<uint32_t*>(storageMapped), static_cast<uint32_t*>(storageMapped) + job.storage.size());
     out.color.assign(static_cast<uint8_t*>(colorMapped), static_cast<uint8_t*>(colorMapped) + colorBytes);
     if (hasDepth)
       out.depth.assign(static_cast<uint8_t*>(depthMapped), static_cast<uint8_t*>(depthMapped) + depthBytes);

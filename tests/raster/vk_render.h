@@ -64,6 +64,9 @@ struct RenderJob {
   std::vector<uint32_t> indices;
   VkIndexType indexType = VK_INDEX_TYPE_UINT32;
   std::vector<Texture> textures;  // at most one
+  // A storage buffer at set 0, binding 1 (fragment stage) with these words, read back into RenderResult::storage;
+  // empty: none.
+  std::vector<uint32_t> storage;
   std::vector<DrawCommand> draws;
   bool occlusionQuery = false;  // count the samples that pass over all draws
 };
@@ -74,25 +77,32 @@ struct RenderResult {
   std::vector<uint8_t> color;  // width * height texels of the colour format, tightly packed
   std::vector<uint8_t> depth;  // the depth aspect, tightly packed, when a depth format was given
   uint64_t samplesPassed = 0;
+  std::vector<uint32_t> storage;  // the storage buffer after the draws
+  // After VK_ERROR_DEVICE_LOST on a device opened with `faults`: vkGetDeviceFaultInfoEXT's answer.
+  std::string faultDescription;
+  std::vector<VkDeviceFaultAddressInfoEXT> faultAddresses;
 };
 
 class RenderDevice {
  public:
   // The first physical device whose name contains `nameFragment` and that is (crashtest 1) or is not (0) a
-  // crashtest device (one offering VK_KHR_device_fault); nullptr with *error if none.
+  // crashtest device (one offering VK_KHR_device_fault); nullptr with *error if none. With `faults`, also enables
+  // VK_EXT_device_fault (when offered) so a lost device's report can be read.
   static std::unique_ptr<RenderDevice> Open(VkInstance instance, const std::string& nameFragment, int crashtest,
-                                            std::string* error);
+                                            std::string* error, bool faults = false);
   ~RenderDevice();
   RenderResult Render(const RenderJob& job);
   const std::string& name() const { return name_; }
 
  private:
   uint32_t MemoryType(uint32_t bits, VkMemoryPropertyFlags want) const;
+  void ReadFault(RenderResult* out) const;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t family_ = 0;
   std::string name_;
+  bool deviceFault_ = false;
   VkPhysicalDeviceMemoryProperties memory_{};
 };
 
