@@ -27,6 +27,11 @@ class ColorCodec {
 
  private:
   enum class Special : uint8_t { kNone, kSharedExponent, kB10G11R11 };
+  // Formats of one byte per component, each UNORM (or sRGB colour with linear alpha): decoded through exact tables
+  // and encoded without the generic path's 64-bit arithmetic. Most textures and render targets are of this kind.
+  bool bytes8_ = false;
+  uint8_t slotByte_[4] = {0xff, 0xff, 0xff, 0xff};  // bytes8_: the byte of R, G, B, A (0xff: absent)
+  bool slotSrgb_[4] = {};
   struct Component {
     uint8_t slot;        // 0..3 = R, G, B, A
     uint8_t bits;

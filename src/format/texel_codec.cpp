@@ -167,10 +167,59 @@ ColorCodec::ColorCodec(VkFormat format) {
       c.shift = static_cast<uint8_t>(nextTopBit);
     }
   }
+  bytes8_ = special_ == Special::kNone && info->packedBits == 0;
+  for (uint32_t i = 0; i < componentCount_; ++i)
+    if (components_[i].bits != 8 ||
+        (components_[i].numeric != NumericFormat::kUnorm && components_[i].numeric != NumericFormat::kSrgb))
+      bytes8_ = false;
+  if (bytes8_) {
+    for (uint32_t i = 0; i < componentCount_; ++i) {
+      slotByte_[components_[i].slot] = components_[i].byteOffset;
+      slotSrgb_[components_[i].slot] = components_[i].numeric == NumericFormat::kSrgb;
+    }
+  }
   valid_ = true;
 }
 
+namespace {
+
+// Decoded values of every 8-bit UNORM and sRGB code, computed by the generic formulas below, so the tables give
+// bit-identical results.
+struct Byte8Tables {
+  float unorm[256], srgb[256];
+  Byte8Tables() {
+    for (uint32_t i = 0; i < 256; ++i) {
+      unorm[i] = static_cast<float>(static_cast<double>(i) / 255.0);
+      srgb[i] = SrgbToLinear(static_cast<float>(i) / 255.0f);
+    }
+  }
+};
+const Byte8Tables kByte8;
+
+uint8_t EncodeUnorm8(float f) {
+  // As the generic path: NaN is 0, clamp to [0, 1], scale, round to nearest even.
+  if (!(f > 0.0f)) return 0;
+  if (f >= 1.0f) return 255;
+  return static_cast<uint8_t>(std::nearbyint(static_cast<double>(f) * 255.0));
+}
+
+}  // namespace
+
 VkClearColorValue ColorCodec::Decode(const std::byte* texel) const {
+  if (bytes8_) {
+    // Each slot computed on its own (no stores through a run-time index): the result stays in registers.
+    auto slot = [&](int k, float absent) {
+      if (slotByte_[k] == 0xff) return absent;
+      const auto code = static_cast<uint8_t>(texel[slotByte_[k]]);
+      return slotSrgb_[k] ? kByte8.srgb[code] : kByte8.unorm[code];
+    };
+    VkClearColorValue value;
+    value.float32[0] = slot(0, 0.0f);
+    value.float32[1] = slot(1, 0.0f);
+    value.float32[2] = slot(2, 0.0f);
+    value.float32[3] = slot(3, 1.0f);
+    return value;
+  }
   VkClearColorValue out{};
   if (kind_ == ValueKind::kFloat) out.float32[3] = 1.0f; else out.uint32[3] = 1;
   if (special_ == Special::kSharedExponent) {
@@ -214,6 +263,15 @@ VkClearColorValue ColorCodec::Decode(const std::byte* texel) const {
 }
 
 void ColorCodec::Encode(const VkClearColorValue& value, std::byte* texel) const {
+  if (bytes8_) {
+    for (uint32_t i = 0; i < componentCount_; ++i) {
+      const Component& c = components_[i];
+      float f = value.float32[c.slot];
+      if (c.numeric == NumericFormat::kSrgb) f = LinearToSrgb(f);
+      texel[c.byteOffset] = static_cast<std::byte>(EncodeUnorm8(f));
+    }
+    return;
+  }
   if (special_ == Special::kSharedExponent) {
     WriteWord(texel, 4, EncodeSharedExponent(value.float32));
     return;

@@ -35,20 +35,15 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
   lanes_.resize(width_);
 }
 
-void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, bool covered) {
-  const int64_t px = (int64_t{x} << t.bits) + (int64_t{1} << (t.bits - 1));
-  const int64_t py = (int64_t{y} << t.bits) + (int64_t{1} << (t.bits - 1));
-  double b[3];
-  for (int k = 0; k < 3; ++k) {
-    const int a = (k + 1) % 3;
-    const int64_t e = t.B[k] * (py - t.Y[a]) + t.A[k] * (px - t.X[a]);
-    b[k] = static_cast<double>(e) / static_cast<double>(t.C);
-  }
+void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, const int64_t e[3],
+                                bool covered) {
+  const double b[3] = {static_cast<double>(e[0]) * t.invC, static_cast<double>(e[1]) * t.invC,
+                       static_cast<double>(e[2]) * t.invC};
   // Screen-space (linear) weights for depth and 1/w; perspective-correct ones for the varyings ("Basic Polygon
   // Rasterization": f = (a_f/w_a + b_f/w_b + c_f/w_c) / (a/w_a + b/w_b + c/w_c)).
   const double invW = b[0] * t.invW[0] + b[1] * t.invW[1] + b[2] * t.invW[2];
-  double pc[3];
-  for (int k = 0; k < 3; ++k) pc[k] = b[k] * t.invW[k] / invW;
+  const double r = 1.0 / invW;
+  const double pc[3] = {b[0] * t.invW[0] * r, b[1] * t.invW[1] * r, b[2] * t.invW[2] * r};
   const float z = static_cast<float>(b[0] * t.z[0] + b[1] * t.z[1] + b[2] * t.z[2]) + t.depthOffset;
   Lane& info = lanes_[lane];
   info.x = x, info.y = y, info.z = z, info.front = t.front;
@@ -88,25 +83,28 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
   const int64_t y0 = std::max(t.bounds.y0, tile.y0), y1 = std::min(t.bounds.y1, tile.y1);
   if (x0 >= x1 || y0 >= y1) return true;
   const int64_t half = int64_t{1} << (t.bits - 1);
-  auto inside = [&](int64_t x, int64_t y) {
-    if (x < x0 || x >= x1 || y < y0 || y >= y1) return false;
-    const int64_t px = (x << t.bits) + half, py = (y << t.bits) + half;
-    for (int k = 0; k < 3; ++k) {
-      const int a = (k + 1) % 3;
-      if (t.B[k] * (py - t.Y[a]) + t.A[k] * (px - t.X[a]) + t.bias[k] < 0) return false;
-    }
-    return true;
-  };
   for (int64_t qy = y0 & ~int64_t{1}; qy < y1; qy += 2) {
     for (int64_t qx = x0 & ~int64_t{1}; qx < x1; qx += 2) {
+      // The edge functions at the quad's four pixel centres; a pixel is covered when all three are non-negative
+      // after the top-left bias and it lies inside the tile's part of the triangle's bounds.
+      int64_t e[4][3];
       uint32_t mask = 0;
-      for (uint32_t i = 0; i < 4; ++i)
-        if (inside(qx + (i & 1), qy + (i >> 1))) mask |= 1u << i;
+      for (uint32_t i = 0; i < 4; ++i) {
+        const int64_t x = qx + (i & 1), y = qy + (i >> 1);
+        const int64_t px = (x << t.bits) + half, py = (y << t.bits) + half;
+        bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
+        for (int k = 0; k < 3; ++k) {
+          e[i][k] = t.A[k] * px + t.B[k] * py + t.E0[k];
+          in = in && e[i][k] + t.bias[k] >= 0;
+        }
+        if (in) mask |= 1u << i;
+      }
       if (mask == 0) continue;
       if (used_ == width_ && !Flush(fault, stopped)) return false;
       for (uint32_t i = 0; i < 4; ++i) {
         const bool covered = (mask >> i) & 1;
-        WriteInputs(t, used_ + i, static_cast<int32_t>(qx + (i & 1)), static_cast<int32_t>(qy + (i >> 1)), covered);
+        WriteInputs(t, used_ + i, static_cast<int32_t>(qx + (i & 1)), static_cast<int32_t>(qy + (i >> 1)), e[i],
+                    covered);
         if (covered) covered_ |= uint64_t{1} << (used_ + i);
       }
       used_ += 4;

@@ -28,7 +28,8 @@ class FragmentStage {
   bool Flush(execution::ShaderFault* fault, bool* stopped);
 
  private:
-  void WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, bool covered);
+  // Lane `lane`'s inputs for pixel (x, y), from the edge functions e there.
+  void WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, const int64_t e[3], bool covered);
 
  public:
   // Fragments that passed every test (occlusion queries).

@@ -78,7 +78,9 @@ bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const
     // Top-left rule in framebuffer coordinates (y down), for this orientation: a top edge runs exactly
     // horizontally to the right, a left edge upwards.
     t.bias[k] = ((dy == 0 && dx > 0) || dy < 0) ? 0 : -1;
+    t.E0[k] = -t.A[k] * t.X[from] - t.B[k] * t.Y[from];
   }
+  t.invC = 1.0 / static_cast<double>(t.C);
   if (state.raster.depthBias) t.depthOffset = DepthOffset(state, t, scale);
 
   // The pixels whose centres may be covered, inside the scissor (already cut to the render area and attachments).

@@ -13,8 +13,10 @@ namespace crashtest::raster {
 struct TriangleSetup {
   int64_t X[3], Y[3];        // snapped positions (units of 2^-subPixelBits pixels)
   int64_t A[3], B[3];        // edge k (opposite vertex k): E_k(P) = B_k (Py - Y_a) + A_k (Px - X_a), a = k + 1
+  int64_t E0[3];             // E_k(0, 0): E_k(P) = A_k Px + B_k Py + E0_k, exact in 64 bits
   int64_t bias[3];           // 0 for top and left edges, -1 for the others (the top-left rule)
   int64_t C = 0;             // E_0 + E_1 + E_2 everywhere: twice the snapped area
+  double invC = 0;           // 1 / C: barycentric weight k = E_k(P) / C
   double invW[3], z[3];
   const float* data[3];      // the vertices (position, then varyings)
   const float* provoking;    // the flat varyings' source

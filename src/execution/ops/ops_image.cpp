@@ -166,6 +166,9 @@ void ImageSample(const Op& op, SubgroupState& s) {
       for (uint32_t k = 0; k < gradCount; ++k) quadCoord[k][l] = AsFloat(coord[k * w + l]) / q;
     }
   }
+  uint32_t lodQuad = UINT32_MAX;
+  const sampling::ImageTableEntry* lodImage = nullptr;
+  float quadLod = 0.0f;
   ForEachLane(s.active, [&](uint32_t l) {
     const sampling::ImageTableEntry* image = Entry(s, images[l]);
     const sampling::ImageTableEntry* sampler = Entry(s, samplers[l]);
@@ -193,14 +196,20 @@ void ImageSample(const Op& op, SubgroupState& s) {
         request.lod = sampling::LodFromGradients(image->image, request.dim, dx, dy, ii.gradCount);
       }
       if (implicit) {
-        // Implicit LOD from the quad's coarse differences (one LOD per quad, as GPUs compute it).
+        // Implicit LOD from the quad's coarse differences (one LOD per quad, as GPUs compute it), computed at the
+        // quad's first active lane and reused for the others while they sample the same image.
         const uint32_t q = l & ~3u;
-        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
-        for (uint32_t k = 0; k < gradCount; ++k) {
-          dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
-          dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+        if (q != lodQuad || image != lodImage) {
+          float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+          for (uint32_t k = 0; k < gradCount; ++k) {
+            dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
+            dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+          }
+          quadLod = sampling::LodFromGradients(image->image, request.dim, dx, dy, gradCount);
+          lodQuad = q;
+          lodImage = image;
         }
-        request.lod = sampling::LodFromGradients(image->image, request.dim, dx, dy, gradCount);
+        request.lod = quadLod;
       }
       if (bias != nullptr) request.bias = AsFloat(bias[l]);
       if (minLod != nullptr) request.minLod = AsFloat(minLod[l]);
