@@ -518,6 +518,8 @@ bool Executor::RunDraw(CommandOp op, const void* record) {
           call.count = command.vertexCount, call.instanceCount = command.instanceCount;
           call.first = command.firstVertex, call.firstInstance = command.firstInstance;
         }
+        // "DrawIndex is the index of the draw ... of an indirect draw" (gl_DrawID); 0 for direct draws.
+        call.drawIndex = i;
         if (!draw(call)) return false;
       }
       return true;

@@ -205,10 +205,6 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     Warn(where, std::string(pipelineId) + " enables logic ops, which are not executed yet");
     return false;
   }
-  if (g.viewMask != 0) {
-    Warn(where, std::string(pipelineId) + " renders with multiview, which is not executed yet");
-    return false;
-  }
 
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   auto context = [&](const PipelineStage& stage, FlatBindings& flat, execution::DispatchContext& out) {
@@ -394,8 +390,17 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
   state.fragment.addresses = &addresses;
   DeviceExecution& execution = queue_.execution();
   const ExecutionOptions& options = queue_.device().physicalDevice().instance().executionOptions();
-  const raster::DrawOutcome outcome = raster::RunDraw(state, call, &execution.computePool(options.computeThreads));
-  *passed = outcome.fragmentsPassed;
+  // Multiview: the draw runs once per view of the subpass's view mask, each into its own attachment layer
+  // ("the draw is broadcast to each view", VK_KHR_multiview), in view order.
+  const uint32_t viewMask = pipeline_->graphics().viewMask;
+  raster::DrawOutcome outcome;
+  for (uint32_t view = 0; view < 32; ++view) {
+    if (viewMask != 0 && (viewMask & (1u << view)) == 0) continue;
+    state.viewIndex = view;
+    outcome = raster::RunDraw(state, call, &execution.computePool(options.computeThreads));
+    *passed += outcome.fragmentsPassed;
+    if (outcome.fault.kind != execution::ShaderFaultKind::None || outcome.cancelled || viewMask == 0) break;
+  }
   if (outcome.fault.kind == execution::ShaderFaultKind::None) return !outcome.cancelled;
   const PipelineStage* stage =
       pipeline_->FindStage(outcome.faultInVertexStage ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT);

@@ -93,6 +93,10 @@ struct DrawState {
   DepthStencilState depthStencil;
   std::vector<ColorTarget> colors;  // by colour attachment index (= fragment output location)
   float blendConstants[4] = {0, 0, 0, 0};
+  // Multiview: the view this pass of the draw renders (the ViewIndex built-in), which is also the attachment layer
+  // it writes ("each view renders to the layer of the attachments given by its index", VK_KHR_multiview). 0
+  // without multiview.
+  uint32_t viewIndex = 0;
 };
 
 // One draw's parameters (vkCmdDraw / vkCmdDrawIndexed and the indirect forms, one draw at a time).
@@ -107,6 +111,7 @@ struct DrawCall {
   uint64_t indexBytes = 0;
   uint64_t indexAddress = 0;
   VkIndexType indexType = VK_INDEX_TYPE_UINT32;
+  uint32_t drawIndex = 0;  // the DrawIndex built-in: the draw's position in a multi-draw indirect command
 };
 
 }  // namespace crashtest::raster

@@ -23,6 +23,7 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
         case spv::BuiltInSampleMask: sampleMaskInWord_ = in.word; break;
         case spv::BuiltInPrimitiveId: primitiveIdWord_ = in.word; break;
         case spv::BuiltInSamplePosition: samplePositionWord_ = in.word; break;
+        case spv::BuiltInViewIndex: viewIndexWord_ = in.word; break;
         default: break;
       }
     }
@@ -70,6 +71,7 @@ void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x
   if (helperWord_ != UINT32_MAX) batch.Row(helperWord_)[lane] = covered ? 0 : 1;
   if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = covered ? 1 : 0;
   if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
+  if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
   if (samplePositionWord_ != UINT32_MAX) {
     batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f);
     batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f);

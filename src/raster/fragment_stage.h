@@ -53,7 +53,8 @@ class FragmentStage {
   uint64_t passed_ = 0;
   // The fragment shader's built-ins and outputs, found once.
   uint32_t fragCoordWord_ = UINT32_MAX, frontFacingWord_ = UINT32_MAX, helperWord_ = UINT32_MAX,
-           sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX;
+           sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX,
+           viewIndexWord_ = UINT32_MAX;
   uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
 };
 

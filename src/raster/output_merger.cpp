@@ -81,9 +81,10 @@ OutputMerger::OutputMerger(const DrawState& state) : state_(state) {
 }
 
 bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front) {
+  const auto layer = static_cast<int32_t>(state_.viewIndex);
   const DepthStencilState& ds = state_.depthStencil;
-  std::byte* depthTexel = ds.depth.bound ? sampling::TexelAddress(ds.depth, 0, x, y, 0, 0, 0) : nullptr;
-  std::byte* stencilTexel = ds.stencil.bound ? sampling::TexelAddress(ds.stencil, 0, x, y, 0, 0, 0) : nullptr;
+  std::byte* depthTexel = ds.depth.bound ? sampling::TexelAddress(ds.depth, 0, x, y, 0, layer, 0) : nullptr;
+  std::byte* stencilTexel = ds.stencil.bound ? sampling::TexelAddress(ds.stencil, 0, x, y, 0, layer, 0) : nullptr;
   if (clampZeroOne_) z = std::clamp(z, 0.0f, 1.0f);
   const float stored = depthTexel != nullptr ? format::DecodeDepth(ds.depth.format, depthTexel) : 0.0f;
   // "Depth Bounds Test" (28.8): the stored depth must lie in [minDepthBounds, maxDepthBounds].
@@ -154,11 +155,12 @@ void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& sou
 
 bool OutputMerger::Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors) {
   if (!DepthStencil(x, y, z, front)) return false;
+  const auto layer = static_cast<int32_t>(state_.viewIndex);
   const uint32_t targets = std::min<uint32_t>(static_cast<uint32_t>(state_.colors.size()), FragmentColors::kMaxTargets);
   for (uint32_t t = 0; t < targets; ++t) {
     const ColorTarget& target = state_.colors[t];
     if (!target.image.bound || (colors.written & (1u << t)) == 0 || target.blend.writeMask == 0) continue;
-    std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, 0, 0);
+    std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, layer, 0);
     if (texel != nullptr) Blend(target, colors.values[t], texel);
   }
   return true;

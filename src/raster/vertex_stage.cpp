@@ -95,7 +95,9 @@ bool VertexStage::Run(const uint32_t* ids, size_t count, uint32_t instance, cons
           case spv::BuiltInInstanceIndex: v = call.firstInstance + instance; break;
           case spv::BuiltInBaseVertex: v = call.indexed ? static_cast<uint32_t>(call.vertexOffset) : call.first; break;
           case spv::BuiltInBaseInstance: v = call.firstInstance; break;
-          default: continue;  // DrawIndex, ViewIndex, DeviceIndex: 0; subgroup built-ins: the batch's
+          case spv::BuiltInViewIndex: v = state_.viewIndex; break;
+          case spv::BuiltInDrawIndex: v = call.drawIndex; break;
+          default: continue;  // DeviceIndex: 0 (a group of one device); subgroup built-ins: the batch's
         }
         batch_.Row(in.word)[l] = v;
       }

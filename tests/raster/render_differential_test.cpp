@@ -105,7 +105,9 @@ class RenderDifferential : public ::testing::Test {
     bool drawn = false;
     for (size_t i = 0; i < b.color.size() && !drawn; ++i) drawn = b.color[i] != b.color[i % 4];
     EXPECT_TRUE(drawn) << "the scene draws nothing on lavapipe";
-    const Comparison c = Compare(a.color, b.color, job.width, job.height, tolerance, edgeJump);
+    // With multiview the layers come one after the other: compared as one image of all their rows.
+    const uint32_t layers = job.viewMask == 0 ? 1 : 32 - static_cast<uint32_t>(__builtin_clz(job.viewMask));
+    const Comparison c = Compare(a.color, b.color, job.width, job.height * layers, tolerance, edgeJump);
     if (std::getenv("RASTER_DEBUG") != nullptr) {
       for (uint32_t y = 0; y < job.height; y += 1) {
         for (uint32_t x = 0; x < std::min(job.width, 24u); ++x) {
@@ -353,6 +355,34 @@ TEST_F(RenderDifferential, Derivatives) {
   Vertex(v, -0.7f * 4, 0.9f * 4, 0.5f * 4, 4, 0, 1, 0.5f, 1);
   job.draws.push_back(DrawCommand{3});
   Expect(job, 2, 12);
+}
+
+}  // namespace
+}  // namespace crashtest::test
+
+namespace crashtest::test {
+namespace {
+
+// Multiview: one draw broadcast to views 0 and 1 (VK_KHR_multiview), each into its own attachment layer, the
+// shaders reading gl_ViewIndex in both stages; a depth attachment of two layers tests each view's own depth.
+TEST_F(RenderDifferential, MultiviewTwoLayers) {
+  RenderJob job = ColorJob();
+  job.vertexSpirv = ReadSpirvFile("multiview.vert");
+  job.fragmentSpirv = ReadSpirvFile("multiview.frag");
+  job.viewMask = 0b11;
+  job.depthFormat = VK_FORMAT_D32_SFLOAT;
+  job.depthStencil.depthTestEnable = VK_TRUE;
+  job.depthStencil.depthWriteEnable = VK_TRUE;
+  job.depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.9f, -0.8f, 0.6f, 1, 1, 0, 0, 1);
+  Vertex(v, 0.2f, -0.7f, 0.6f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.5f, 0.8f, 0.6f, 1, 0, 0, 1, 1);
+  Vertex(v, -0.8f, 0.1f, 0.3f, 1, 1, 1, 0, 1);
+  Vertex(v, 0.3f, 0.2f, 0.3f, 1, 1, 1, 0, 1);
+  Vertex(v, -0.2f, 0.9f, 0.7f, 1, 1, 1, 0, 1);
+  job.draws.push_back(DrawCommand{6});
+  Expect(job, 1, 8);
 }
 
 }  // namespace

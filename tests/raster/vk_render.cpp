@@ -89,7 +89,13 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     queue.queueFamilyIndex = d->family_;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    // Multiview where the device offers it (the multiview scene needs it).
+    VkPhysicalDeviceVulkan11Features offered11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &offered11};
+    vkGetPhysicalDeviceFeatures2(physical, &offered);
+    VkPhysicalDeviceVulkan11Features features11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    features11.multiview = offered11.multiview;
+    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &features11};
     features13.dynamicRendering = VK_TRUE;
     VkPhysicalDeviceFaultFeaturesEXT fault{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT};
     fault.deviceFault = VK_TRUE;
@@ -172,14 +178,16 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       if (mapped != nullptr) *mapped = map;
       return buffer;
     };
+    // Multiview renders view i into layer i of every attachment: as many layers as the view mask's highest view.
+    const uint32_t layers = job.viewMask == 0 ? 1 : 32 - static_cast<uint32_t>(__builtin_clz(job.viewMask));
     auto makeImage = [&](VkFormat format, uint32_t w, uint32_t h, uint32_t levels, VkImageUsageFlags usage,
-                         VkImageAspectFlags aspect, VkImageView* view) {
+                         VkImageAspectFlags aspect, VkImageView* view, uint32_t imageLayers = 1) {
       VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
       info.imageType = VK_IMAGE_TYPE_2D;
       info.format = format;
       info.extent = {w, h, 1};
       info.mipLevels = levels;
-      info.arrayLayers = 1;
+      info.arrayLayers = imageLayers;
       info.samples = VK_SAMPLE_COUNT_1_BIT;
       info.tiling = VK_IMAGE_TILING_OPTIMAL;
       info.usage = usage;
@@ -192,9 +200,9 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
             "vkBindImageMemory");
       VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
       viewInfo.image = image;
-      viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+      viewInfo.viewType = imageLayers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
       viewInfo.format = format;
-      viewInfo.subresourceRange = {aspect, 0, levels, 0, 1};
+      viewInfo.subresourceRange = {aspect, 0, levels, 0, imageLayers};
       Check(vkCreateImageView(dev, &viewInfo, nullptr, view), "vkCreateImageView");
       VkImageView created = *view;
       cleanup.Add([=] { vkDestroyImageView(dev, created, nullptr); });
@@ -205,7 +213,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     VkImageView colorView, depthView = VK_NULL_HANDLE;
     VkImage color = makeImage(job.colorFormat, job.width, job.height, 1,
                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                              VK_IMAGE_ASPECT_COLOR_BIT, &colorView);
+                              VK_IMAGE_ASPECT_COLOR_BIT, &colorView, layers);
     VkImage depth = VK_NULL_HANDLE;
     const bool hasDepth = job.depthFormat != VK_FORMAT_UNDEFINED;
     const VkImageAspectFlags depthAspects =
@@ -213,11 +221,11 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     if (hasDepth)
       depth = makeImage(job.depthFormat, job.width, job.height, 1,
                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, depthAspects,
-                        &depthView);
-    const uint32_t colorBytes = FormatBytes(job.colorFormat) * job.width * job.height;
+                        &depthView, layers);
+    const uint32_t colorBytes = FormatBytes(job.colorFormat) * job.width * job.height * layers;
     void* colorMapped;
     VkBuffer colorReadback = makeBuffer(colorBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &colorMapped);
-    const uint32_t depthBytes = (job.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4) * job.width * job.height;
+    const uint32_t depthBytes = (job.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4) * job.width * job.height * layers;
     void* depthMapped = nullptr;
     VkBuffer depthReadback =
         hasDepth ? makeBuffer(depthBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &depthMapped) : VK_NULL_HANDLE;
@@ -257,7 +265,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
     auto barrier = [&](VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
-                       uint32_t levels) {
+                       uint32_t levels, uint32_t barrierLayers = 1) {
       VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
       b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
       b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
@@ -265,7 +273,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       b.newLayout = to;
       b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       b.image = image;
-      b.subresourceRange = {aspect, 0, levels, 0, 1};
+      b.subresourceRange = {aspect, 0, levels, 0, barrierLayers};
       vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr,
                            0, nullptr, 1, &b);
     };
@@ -409,6 +417,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     std::copy(job.blendConstants, job.blendConstants + 4, blend.blendConstants);
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     rendering.colorAttachmentCount = 1;
+    rendering.viewMask = job.viewMask;
     rendering.pColorAttachmentFormats = &job.colorFormat;
     rendering.depthAttachmentFormat = hasDepth ? job.depthFormat : VK_FORMAT_UNDEFINED;
     rendering.stencilAttachmentFormat = hasDepth && HasStencil(job.depthFormat) ? job.depthFormat : VK_FORMAT_UNDEFINED;
@@ -439,9 +448,9 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     }
 
     // Render.
-    barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 1);
+    barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 1, layers);
     if (hasDepth)
-      barrier(depth, depthAspects, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 1);
+      barrier(depth, depthAspects, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 1, layers);
     VkRenderingAttachmentInfo colorAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     colorAttachment.imageView = colorView;
     colorAttachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -457,6 +466,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     VkRenderingInfo renderingInfo{VK_STRUCTURE_TYPE_RENDERING_INFO};
     renderingInfo.renderArea = {{0, 0}, {job.width, job.height}};
     renderingInfo.layerCount = 1;
+    renderingInfo.viewMask = job.viewMask;
     renderingInfo.colorAttachmentCount = 1;
     renderingInfo.pColorAttachments = &colorAttachment;
     renderingInfo.pDepthAttachment = hasDepth ? &depthAttachment : nullptr;
@@ -484,14 +494,14 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
 
     // Read back.
     barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, layers);
     VkBufferImageCopy copy{};
-    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, layers};
     copy.imageExtent = {job.width, job.height, 1};
     vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, colorReadback, 1, &copy);
     if (hasDepth) {
       barrier(depth, depthAspects, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, layers);
       copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
       vkCmdCopyImageToBuffer(cb, depth, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthReadback, 1, &copy);
     }

@@ -69,6 +69,9 @@ struct RenderJob {
   std::vector<uint32_t> storage;
   std::vector<DrawCommand> draws;
   bool occlusionQuery = false;  // count the samples that pass over all draws
+  // Multiview (0: none): the views rendered, each into its layer of the attachments; RenderResult's images then
+  // hold every layer up to the highest view, one after the other.
+  uint32_t viewMask = 0;
 };
 
 struct RenderResult {
