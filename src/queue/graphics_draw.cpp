@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "command/command_arena.h"
@@ -97,6 +98,7 @@ bool GraphicsDispatcher::SetState(CommandOp op, const void* record) {
     case CommandOp::SetBlendConstants:
       std::copy_n(static_cast<const record::SetBlendConstants*>(record)->constants, 4, d.blendConstants);
       return true;
+    case CommandOp::SetLineWidth: d.lineWidth = static_cast<const record::SetFloat*>(record)->value; return true;
     case CommandOp::SetDepthBias: {
       const auto* r = static_cast<const record::SetDepthBias*>(record);
       d.depthBias[0] = r->constantFactor, d.depthBias[1] = r->clamp, d.depthBias[2] = r->slopeFactor;
@@ -300,8 +302,16 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     rs.depthBiasConstant = r.depthBiasConstantFactor, rs.depthBiasClamp = r.depthBiasClamp;
     rs.depthBiasSlope = r.depthBiasSlopeFactor;
   }
-  rs.subPixelBits = device.physicalDevice().description().properties.limits.subPixelPrecisionBits;
+  const VkPhysicalDeviceLimits& limits = device.physicalDevice().description().properties.limits;
+  rs.subPixelBits = limits.subPixelPrecisionBits;
   if (rs.subPixelBits == 0) rs.subPixelBits = 4;
+  // Line widths and point sizes outside the device's ranges are clamped to them ("lineWidth ... clamped to the
+  // lineWidthRange"; PointSize "clamped to the implementation-dependent point size range").
+  const float lineWidth = dynamic(VK_DYNAMIC_STATE_LINE_WIDTH) ? d.lineWidth : r.lineWidth;
+  rs.lineWidth = std::clamp(std::isfinite(lineWidth) ? lineWidth : 1.0f, limits.lineWidthRange[0],
+                            std::max(limits.lineWidthRange[0], limits.lineWidthRange[1]));
+  rs.pointSizeRange[0] = limits.pointSizeRange[0];
+  rs.pointSizeRange[1] = std::max(limits.pointSizeRange[0], limits.pointSizeRange[1]);
 
   // Attachments: every colour attachment (its blend state), depth and stencil.
   std::string unsupported;

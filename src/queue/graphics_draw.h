@@ -67,6 +67,7 @@ class GraphicsDispatcher {
     float blendConstants[4] = {0, 0, 0, 0};
     float depthBias[3] = {0, 0, 0};  // constant, clamp, slope
     float depthBounds[2] = {0, 1};
+    float lineWidth = 1.0f;
     uint32_t compareMask[2] = {0xff, 0xff}, writeMask[2] = {0xff, 0xff}, reference[2] = {0, 0};  // front, back
     VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;

@@ -28,7 +28,8 @@ Rect TileGrid::Tile(uint32_t index) const {
 }
 
 void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::vector<AssembledTriangle>& triangles,
-                      size_t first, size_t last, const float* vertices, uint32_t stride, uint32_t primitiveBase) {
+                      size_t first, size_t last, const float* vertices, uint32_t stride,
+                      const uint32_t* primitiveIds, bool polygon) {
   setups_.clear();
   clipped_.clear();
   tiles_.resize(grid.count());
@@ -43,7 +44,8 @@ void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::v
     const float* a = vertices + size_t{tri.v[0]} * stride;
     const float* b = vertices + size_t{tri.v[1]} * stride;
     const float* c = vertices + size_t{tri.v[2]} * stride;
-    const uint32_t id = primitiveBase + static_cast<uint32_t>(i);
+    const uint32_t id = primitiveIds != nullptr ? primitiveIds[i] : static_cast<uint32_t>(i);
+    const float* provoking = vertices + size_t{tri.provoking} * stride;
     const bool inside = (clipper.Outcode(a) | clipper.Outcode(b) | clipper.Outcode(c)) == 0;
     uint32_t n = 3;
     size_t base = 0;
@@ -57,7 +59,7 @@ void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::v
       const float* p0 = inside ? a : clipped_.data() + base;
       const float* p1 = inside ? b : clipped_.data() + base + size_t{k} * stride;
       const float* p2 = inside ? c : clipped_.data() + base + size_t{k + 1} * stride;
-      if (!SetUpTriangle(state, p0, p1, p2, a, id, &t)) continue;
+      if (!SetUpTriangle(state, p0, p1, p2, provoking, id, polygon, &t)) continue;
       const uint32_t index = static_cast<uint32_t>(setups_.size());
       if (!inside) {
         pending.push_back(index);

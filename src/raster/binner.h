@@ -31,10 +31,11 @@ struct TileGrid {
 // One worker's share of the draw's triangles, set up and listed per tile.
 class BinnedChunk {
  public:
-  // Clips, sets up and bins triangles [first, last) of `triangles`, whose element slots index `vertices`
-  // (`stride` floats each). Triangle i's primitive id is `primitiveBase + i`.
+  // Clips, sets up and bins triangles [first, last) of `triangles`, whose slots index `vertices` (`stride`
+  // floats each). Triangle i's primitive id is primitiveIds[i] (nullptr: i). `polygon`: see SetUpTriangle.
   void Bin(const DrawState& state, const TileGrid& grid, const std::vector<AssembledTriangle>& triangles,
-           size_t first, size_t last, const float* vertices, uint32_t stride, uint32_t primitiveBase);
+           size_t first, size_t last, const float* vertices, uint32_t stride, const uint32_t* primitiveIds,
+           bool polygon);
 
   const std::vector<uint32_t>& TileTriangles(uint32_t tile) const { return tiles_[tile]; }
   const TriangleSetup& Triangle(uint32_t i) const { return setups_[i]; }

@@ -9,6 +9,7 @@
 #include "execution/worker_pool.h"
 #include "raster/binner.h"
 #include "raster/fragment_stage.h"
+#include "raster/point_line_expansion.h"
 #include "raster/primitive_assembly.h"
 #include "raster/shaded_vertex.h"
 #include "raster/vertex_stage.h"
@@ -67,9 +68,12 @@ bool CanRun(const DrawState& state, std::string* reason) {
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
       break;
     default:
-      *reason = "point, line, adjacency and patch topologies";
+      *reason = "adjacency and patch topologies (geometry and tessellation stages)";
       return false;
   }
   if (state.vertex.exe == nullptr) {
@@ -109,15 +113,21 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
   }
   std::vector<uint32_t> unique, slots;
   DeduplicateVertices(ids, &unique, &slots);
-  std::vector<AssembledTriangle> triangles;
-  AssembleTriangles(state.topology, slots, &triangles);
+  const bool polygons = !IsPointTopology(state.topology) && !IsLineTopology(state.topology);
+  std::vector<AssembledTriangle> assembled;
+  if (polygons) AssembleTriangles(state.topology, slots, &assembled);
+  ExpandedPrimitives expanded;  // points and lines, per instance
 
   const VaryingLayout varyings = VaryingLayout::Match(*state.vertex.exe, state.fragment.exe);
-  const uint32_t stride = 4 + static_cast<uint32_t>(varyings.words.size());
+  // The vertex stage's layout (position, varyings, PointSize for points), read from a stage built for the purpose
+  // only when a worker has none yet.
+  std::vector<std::unique_ptr<VertexStage>> vertexStages(pool != nullptr ? pool->threads() : 1);
+  vertexStages[0] = std::make_unique<VertexStage>(state, varyings);
+  const uint32_t stride = vertexStages[0]->Stride();
+  const uint32_t pointSizeOffset = vertexStages[0]->PointSizeOffset();
   const TileGrid grid = TileGrid::Cover(state.scissor);
   const size_t threads = pool != nullptr ? pool->threads() : 1;
   std::vector<float> vertices(unique.size() * stride);
-  std::vector<std::unique_ptr<VertexStage>> vertexStages(threads);
   std::vector<std::unique_ptr<FragmentStage>> fragmentStages(threads);
   std::vector<BinnedChunk> chunks(threads);
   const uint32_t vertexWidth = std::max(1u, state.vertex.width);
@@ -148,13 +158,27 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
       outcome.cancelled = vertexStopped.load() && !IsFault(outcome.fault);
       break;
     }
-    outcome.primitives += triangles.size();
+    // Points and lines become triangles over their fragments (point_line_expansion.h); triangles are binned as
+    // assembled.
+    const std::vector<AssembledTriangle>* triangles = &assembled;
+    const float* binVertices = vertices.data();
+    uint32_t binStride = stride;
+    const uint32_t* primitiveIds = nullptr;
+    if (polygons) {
+      outcome.primitives += assembled.size();
+    } else {
+      outcome.primitives += ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, &expanded);
+      triangles = &expanded.triangles;
+      binVertices = expanded.vertices.data();
+      binStride = expanded.stride;
+      primitiveIds = expanded.primitiveIds.data();
+    }
     if (state.raster.rasterizerDiscard || grid.count() == 0) continue;
 
     // Clipping, setup and binning: contiguous ranges of triangles, one chunk per worker.
     const size_t binned =
-        ForRanges(pool, triangles.size(), kTrianglesPerWorker, 1, [&](size_t w, size_t first, size_t last) {
-          chunks[w].Bin(state, grid, triangles, first, last, vertices.data(), stride, 0);
+        ForRanges(pool, triangles->size(), kTrianglesPerWorker, 1, [&](size_t w, size_t first, size_t last) {
+          chunks[w].Bin(state, grid, *triangles, first, last, binVertices, binStride, primitiveIds, polygons);
         });
 
     // Rasterisation and the fragment stage: tiles taken in turn by the workers, each tile's triangles in order.
@@ -165,7 +189,8 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
     const uint32_t participants =
         pool != nullptr ? static_cast<uint32_t>(std::min<size_t>(pool->threads(), tiles)) : 1;
     auto rasterise = [&](uint32_t w) {
-      if (!fragmentStages[w]) fragmentStages[w] = std::make_unique<FragmentStage>(state, varyings);
+      if (!fragmentStages[w])
+        fragmentStages[w] = std::make_unique<FragmentStage>(state, varyings, polygons ? UINT32_MAX : stride);
       FragmentStage& stage = *fragmentStages[w];
       for (;;) {
         const uint32_t tile = nextTile.fetch_add(1, std::memory_order_relaxed);

@@ -77,6 +77,8 @@ struct RasterState {
   float depthBiasConstant = 0, depthBiasClamp = 0, depthBiasSlope = 0;
   bool rasterizerDiscard = false;
   uint32_t subPixelBits = 8;
+  float lineWidth = 1.0f;                    // already clamped to the device's lineWidthRange
+  float pointSizeRange[2] = {1.0f, 1.0f};    // the device's limits: PointSize is clamped to them
 };
 
 struct DrawState {

@@ -9,8 +9,8 @@
 
 namespace crashtest::raster {
 
-FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyings)
-    : state_(state), varyings_(varyings), merger_(state) {
+FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyings, uint32_t pointCoordOffset)
+    : state_(state), varyings_(varyings), merger_(state), pointCoordOffset_(pointCoordOffset) {
   if (state.fragment.exe != nullptr) {
     const execution::Executable& x = *state.fragment.exe;
     batch_ = std::make_unique<execution::InvocationBatch>(state.fragment);
@@ -24,6 +24,7 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
         case spv::BuiltInPrimitiveId: primitiveIdWord_ = in.word; break;
         case spv::BuiltInSamplePosition: samplePositionWord_ = in.word; break;
         case spv::BuiltInViewIndex: viewIndexWord_ = in.word; break;
+        case spv::BuiltInPointCoord: pointCoordWord_ = in.word; break;
         default: break;
       }
     }
@@ -72,6 +73,16 @@ void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x
   if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = covered ? 1 : 0;
   if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
   if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
+  if (pointCoordWord_ != UINT32_MAX) {
+    // "gl_PointCoord = (0.5 + (x_f - x_p) / size, 0.5 + (y_f - y_p) / size)" (28.4): linear over the square.
+    for (uint32_t k = 0; k < 2; ++k) {
+      const uint32_t at = pointCoordOffset_ + k;
+      const float value = pointCoordOffset_ == UINT32_MAX
+                              ? 0.0f
+                              : static_cast<float>(b[0] * t.data[0][at] + b[1] * t.data[1][at] + b[2] * t.data[2][at]);
+      batch.Row(pointCoordWord_ + k)[lane] = std::bit_cast<uint32_t>(value);
+    }
+  }
   if (samplePositionWord_ != UINT32_MAX) {
     batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f);
     batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f);

@@ -19,7 +19,9 @@ namespace crashtest::raster {
 
 class FragmentStage {
  public:
-  FragmentStage(const DrawState& state, const VaryingLayout& varyings);
+  // `pointCoordOffset`: the float of each vertex holding gl_PointCoord's s (then t) for the triangles of points
+  // (UINT32_MAX: none, PointCoord reads 0).
+  FragmentStage(const DrawState& state, const VaryingLayout& varyings, uint32_t pointCoordOffset = UINT32_MAX);
 
   // Rasterises the part of triangle `t` inside `tile`. False when the fragment shader faulted (*fault, unless
   // masked) or the draw was cancelled.
@@ -54,7 +56,8 @@ class FragmentStage {
   // The fragment shader's built-ins and outputs, found once.
   uint32_t fragCoordWord_ = UINT32_MAX, frontFacingWord_ = UINT32_MAX, helperWord_ = UINT32_MAX,
            sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX,
-           viewIndexWord_ = UINT32_MAX;
+           viewIndexWord_ = UINT32_MAX, pointCoordWord_ = UINT32_MAX;
+  uint32_t pointCoordOffset_ = UINT32_MAX;
   uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
 };
 

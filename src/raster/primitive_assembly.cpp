@@ -86,15 +86,15 @@ void AssembleTriangles(VkPrimitiveTopology topology, const std::vector<uint32_t>
     const uint32_t* s = slots.data() + begin;
     switch (topology) {
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-        for (size_t i = 0; i + 3 <= n; i += 3) out->push_back({{s[i], s[i + 1], s[i + 2]}});
+        for (size_t i = 0; i + 3 <= n; i += 3) out->push_back({{s[i], s[i + 1], s[i + 2]}, s[i]});
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
         // Triangle i: vertices i, i + (1 + i % 2), i + (2 - i % 2).
-        for (size_t i = 0; i + 3 <= n; ++i) out->push_back({{s[i], s[i + 1 + i % 2], s[i + 2 - i % 2]}});
+        for (size_t i = 0; i + 3 <= n; ++i) out->push_back({{s[i], s[i + 1 + i % 2], s[i + 2 - i % 2]}, s[i]});
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
         // Triangle i: vertices i + 1, i + 2, 0.
-        for (size_t i = 0; i + 3 <= n; ++i) out->push_back({{s[i + 1], s[i + 2], s[0]}});
+        for (size_t i = 0; i + 3 <= n; ++i) out->push_back({{s[i + 1], s[i + 2], s[0]}, s[i + 1]});
         break;
       default:
         break;

@@ -22,9 +22,11 @@ bool ReadIndices(const DrawState& state, const DrawCall& call, std::vector<uint3
 void DeduplicateVertices(const std::vector<uint32_t>& ids, std::vector<uint32_t>* unique,
                          std::vector<uint32_t>* slots);
 
-// One assembled triangle: three element slots (the first is the provoking vertex) and its primitive id.
+// One assembled triangle: three vertex slots, and the slot of the vertex its flat varyings come from (the provoking
+// vertex: the first for triangles; the line's first endpoint for the rectangles of lines).
 struct AssembledTriangle {
   uint32_t v[3];
+  uint32_t provoking;
 };
 
 // Triangles of the elements between restarts, as "Triangle Lists / Strips / Fans" (21.1.x) number them, their

@@ -35,7 +35,7 @@ float DepthOffset(const DrawState& state, const TriangleSetup& t, double scale) 
 }  // namespace
 
 bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const float* c, const float* provoking,
-                   uint32_t primitiveId, TriangleSetup* out) {
+                   uint32_t primitiveId, bool polygon, TriangleSetup* out) {
   TriangleSetup& t = *out;
   const Viewport& vp = state.viewport;
   t.bits = std::clamp(state.raster.subPixelBits, 1u, 12u);
@@ -62,8 +62,8 @@ bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const
   if (area == 0) return false;  // degenerate after snapping: no samples are covered
   // "a = -1/2 Σ x_f^i y_f^(i+1) - x_f^(i+1) y_f^i"; counter-clockwise front faces have a > 0 (28.7.1.1), and
   // a = -area / 2.
-  t.front = state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0;
-  const VkCullModeFlags cull = state.raster.cullMode;
+  t.front = !polygon || (state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0);
+  const VkCullModeFlags cull = polygon ? state.raster.cullMode : VkCullModeFlags{VK_CULL_MODE_NONE};
   if (((cull & VK_CULL_MODE_FRONT_BIT) && t.front) || ((cull & VK_CULL_MODE_BACK_BIT) && !t.front)) return false;
   if (area < 0) {
     std::swap(t.X[1], t.X[2]), std::swap(t.Y[1], t.Y[2]);
@@ -81,7 +81,7 @@ bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const
     t.E0[k] = -t.A[k] * t.X[from] - t.B[k] * t.Y[from];
   }
   t.invC = 1.0 / static_cast<double>(t.C);
-  if (state.raster.depthBias) t.depthOffset = DepthOffset(state, t, scale);
+  if (state.raster.depthBias && polygon) t.depthOffset = DepthOffset(state, t, scale);
 
   // The pixels whose centres may be covered, inside the scissor (already cut to the render area and attachments).
   const int64_t minX = std::min({t.X[0], t.X[1], t.X[2]}), maxX = std::max({t.X[0], t.X[1], t.X[2]});

@@ -28,8 +28,9 @@ struct TriangleSetup {
 };
 
 // Sets up triangle (a, b, c) (clip-space vertices in VertexBuffer form, already clipped). False when nothing of it
-// can be drawn: degenerate after snapping, culled, non-finite, or outside the scissor.
+// can be drawn: degenerate after snapping, culled, non-finite, or outside the scissor. `polygon` is false for the
+// triangles of points and lines: never culled, always front-facing, no depth bias (which applies to polygons).
 bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const float* c, const float* provoking,
-                   uint32_t primitiveId, TriangleSetup* t);
+                   uint32_t primitiveId, bool polygon, TriangleSetup* t);
 
 }  // namespace crashtest::raster

@@ -19,6 +19,9 @@ VertexStage::VertexStage(const DrawState& state, const VaryingLayout& varyings)
       if (in.location == state.attributes[a].location) attributeInputs_[a].push_back(&in);
   for (const execution::BuiltinOutput& out : x.builtinOutputs)
     if (out.builtIn == spv::BuiltInPosition) positionWord_ = out.word;
+  for (const execution::BuiltinOutput& out : x.builtinOutputs)
+    if (out.builtIn == spv::BuiltInPointSize) pointSizeWord_ = out.word;
+  pointSizes_ = state.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
 }
 
 bool VertexStage::Fetch(uint32_t lane, uint32_t vertexIndex, uint32_t instance, const DrawCall& call,
@@ -120,6 +123,8 @@ bool VertexStage::Run(const uint32_t* ids, size_t count, uint32_t instance, cons
         const uint32_t word = varyings_.words[i].vertexWord;
         v[4 + i] = std::bit_cast<float>(word == UINT32_MAX ? 0u : batch_.Row(word)[l]);
       }
+      if (const uint32_t at = PointSizeOffset(); at != UINT32_MAX)
+        v[at] = std::bit_cast<float>(batch_.Row(pointSizeWord_)[l]);
     }
   }
   return true;

@@ -385,5 +385,60 @@ TEST_F(RenderDifferential, MultiviewTwoLayers) {
   Expect(job, 1, 8);
 }
 
+// Points of size 1 at positions away from pixel-centre ties, a flat integer from each vertex; gl_PointCoord is
+// (0.5, 0.5) at a one-pixel point's only fragment.
+TEST_F(RenderDifferential, PointList) {
+  RenderJob job = ColorJob();
+  job.vertexSpirv = ReadSpirvFile("points.vert");
+  job.fragmentSpirv = ReadSpirvFile("points.frag");
+  job.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  std::vector<float>& v = job.streams[0].data;
+  for (int i = 0; i < 40; ++i) {
+    const float x = -0.95f + 0.047f * static_cast<float>(i), y = -0.9f + 0.043f * static_cast<float>((i * 7) % 40);
+    Vertex(v, x, y, 0.5f, 1, 0.02f * i, 1 - 0.02f * i, 0, 1);
+  }
+  // Outside the view volume: discarded whole.
+  Vertex(v, 1.2f, 0.0f, 0.5f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.0f, 0.0f, 1.5f, 1, 1, 1, 1, 1);
+  job.draws.push_back(DrawCommand{static_cast<uint32_t>(v.size() / 8), 1, 0, 0, 0, false, {1.0f}});
+  Expect(job, 1, 0);
+}
+
+// Line lists and a line strip with primitive restart: colours interpolated along each segment, a flat integer from
+// its first vertex, segments clipped at the view volume's sides and near plane.
+TEST_F(RenderDifferential, LinesAndStrips) {
+  RenderJob job = ColorJob();
+  job.vertexSpirv = ReadSpirvFile("points.vert");
+  job.fragmentSpirv = ReadSpirvFile("lines.frag");
+  job.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  std::vector<float>& v = job.streams[0].data;
+  // Lines in every octant from a centre, x-major and y-major.
+  for (int i = 0; i < 12; ++i) {
+    const float a = 6.2831853f * (static_cast<float>(i) + 0.37f) / 12.0f;
+    Vertex(v, -0.43f, -0.41f, 0.5f, 1, 1, 0, 0, 1);
+    Vertex(v, -0.43f + 0.51f * std::cos(a), -0.41f + 0.53f * std::sin(a), 0.5f, 1, 0, 1, 0, 1);
+  }
+  // Crossing the right side and the near plane (z < 0 at one end).
+  Vertex(v, 0.3f, -0.73f, 0.5f, 1, 1, 1, 0, 1);
+  Vertex(v, 1.6f, -0.52f, 0.5f, 1, 0, 0, 1, 1);
+  Vertex(v, 0.21f, -0.13f, 0.5f, 1, 1, 0, 1, 1);
+  Vertex(v, 0.83f, 0.07f, -0.5f, 1, 0, 1, 1, 1);
+  job.draws.push_back(DrawCommand{static_cast<uint32_t>(v.size() / 8), 1, 0, 0, 0, false, {1.0f}});
+  Expect(job, 1, 6);
+
+  // A strip through indices with a restart.
+  RenderJob strip = ColorJob();
+  strip.vertexSpirv = ReadSpirvFile("points.vert");
+  strip.fragmentSpirv = ReadSpirvFile("lines.frag");
+  strip.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+  strip.primitiveRestart = true;
+  std::vector<float>& s = strip.streams[0].data;
+  for (int i = 0; i < 10; ++i)
+    Vertex(s, -0.9f + 0.19f * static_cast<float>(i), (i % 2 ? 0.31f : -0.27f) + 0.013f * i, 0.5f, 1, 0.1f * i, 1, 0, 1);
+  strip.indices = {0, 1, 2, 3, 4, 0xffffffffu, 5, 6, 7, 8, 9};
+  strip.draws.push_back(DrawCommand{static_cast<uint32_t>(strip.indices.size()), 1, 0, 0, 0, true, {1.0f}});
+  Expect(strip, 1, 6);
+}
+
 }  // namespace
 }  // namespace crashtest::test
