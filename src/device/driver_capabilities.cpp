@@ -137,6 +137,10 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFeatures.occlusionQueryPrecise",
     "VkPhysicalDeviceFeatures.pipelineStatisticsQuery",
     "VkPhysicalDeviceFeatures.inheritedQueries",
+    // Points of any size from PointSize and lines of any width, clamped to the profile's ranges (src/raster/
+    // point_line_expansion.cpp, tests/raster "PointList", "LinesAndStrips", "LargePointsAndWideLines").
+    "VkPhysicalDeviceFeatures.largePoints",
+    "VkPhysicalDeviceFeatures.wideLines",
     // Pipelines with these stages are created, analysed and bound; their draws are recorded like any other.
     "VkPhysicalDeviceFeatures.geometryShader",
     "VkPhysicalDeviceFeatures.tessellationShader",

@@ -440,5 +440,35 @@ TEST_F(RenderDifferential, LinesAndStrips) {
   Expect(strip, 1, 6);
 }
 
+// Large points (PointSize 4.5: gl_PointCoord varies over each square) and lines 3 pixels wide, on devices that
+// offer largePoints and wideLines (both do).
+TEST_F(RenderDifferential, LargePointsAndWideLines) {
+  RenderJob points = ColorJob();
+  points.vertexSpirv = ReadSpirvFile("points.vert");
+  points.fragmentSpirv = ReadSpirvFile("points.frag");
+  points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  std::vector<float>& v = points.streams[0].data;
+  for (int i = 0; i < 24; ++i) {
+    const float x = -0.83f + 0.071f * static_cast<float>(i), y = -0.81f + 0.067f * static_cast<float>((i * 5) % 24);
+    Vertex(v, x, y, 0.5f, 1, 0.04f * i, 1 - 0.04f * i, 0, 1);
+  }
+  points.draws.push_back(DrawCommand{static_cast<uint32_t>(v.size() / 8), 1, 0, 0, 0, false, {4.5f}});
+  Expect(points, 1, 4);
+
+  RenderJob lines = ColorJob();
+  lines.vertexSpirv = ReadSpirvFile("points.vert");
+  lines.fragmentSpirv = ReadSpirvFile("lines.frag");
+  lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  lines.lineWidth = 3.0f;
+  std::vector<float>& l = lines.streams[0].data;
+  for (int i = 0; i < 8; ++i) {
+    const float a = 6.2831853f * (static_cast<float>(i) + 0.29f) / 8.0f;
+    Vertex(l, 0.03f, 0.02f, 0.5f, 1, 1, 0, 0, 1);
+    Vertex(l, 0.03f + 0.81f * std::cos(a), 0.02f + 0.77f * std::sin(a), 0.5f, 1, 0, 1, 0, 1);
+  }
+  lines.draws.push_back(DrawCommand{static_cast<uint32_t>(l.size() / 8), 1, 0, 0, 0, false, {1.0f}});
+  Expect(lines, 1, 12);
+}
+
 }  // namespace
 }  // namespace crashtest::test

@@ -105,6 +105,11 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features13};
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
+    // Large points and wide lines where offered (the point and line scenes use them).
+    VkPhysicalDeviceFeatures enabled{};
+    enabled.largePoints = offered.features.largePoints;
+    enabled.wideLines = offered.features.wideLines;
+    info.pEnabledFeatures = &enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
     info.ppEnabledExtensionNames = &faultExtension;
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);
@@ -405,7 +410,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     raster.polygonMode = VK_POLYGON_MODE_FILL;
     raster.cullMode = job.cullMode;
     raster.frontFace = job.frontFace;
-    raster.lineWidth = 1.0f;
+    raster.lineWidth = job.lineWidth;
     raster.depthBiasEnable = job.depthBias;
     raster.depthBiasConstantFactor = job.depthBiasConstant;
     raster.depthBiasSlopeFactor = job.depthBiasSlope;
