@@ -141,9 +141,13 @@ constexpr std::string_view kFeatures[] = {
     // point_line_expansion.cpp, tests/raster "PointList", "LinesAndStrips", "LargePointsAndWideLines").
     "VkPhysicalDeviceFeatures.largePoints",
     "VkPhysicalDeviceFeatures.wideLines",
-    // Pipelines with these stages are created, analysed and bound; their draws are recorded like any other.
-    "VkPhysicalDeviceFeatures.geometryShader",
-    "VkPhysicalDeviceFeatures.tessellationShader",
+    // Vertex and fragment shaders write storage buffers and images and run atomics on the same interpreter as compute
+    // (tests/raster/draw_fault_test.cpp: a fragment shader's stores, in bounds and past the end).
+    "VkPhysicalDeviceFeatures.vertexPipelineStoresAndAtomics",
+    "VkPhysicalDeviceFeatures.fragmentStoresAndAtomics",
+    // Multiview draws render each view into its attachment layer (tests/raster "MultiviewTwoLayers"). Geometry and
+    // tessellation shaders are not executed: their features stay cleared (`crashtest stats` still compiles and
+    // analyses such shaders).
     "VkPhysicalDeviceMultiviewFeatures.multiview",
     "VkPhysicalDeviceVulkan12Features.drawIndirectCount",
     "VkPhysicalDeviceTimelineSemaphoreFeatures.timelineSemaphore",

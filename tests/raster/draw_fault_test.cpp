@@ -34,6 +34,7 @@ class DrawFaults : public ::testing::Test {
     std::string error;
     device_ = RenderDevice::Open(instance_, "", /*crashtest=*/1, &error, /*faults=*/true);
     ASSERT_NE(device_, nullptr) << error;
+    ASSERT_TRUE(device_->features().fragmentStoresAndAtomics) << "fragment shaders may not store";
   }
   void TearDown() override {
     device_.reset();

@@ -109,7 +109,9 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     VkPhysicalDeviceFeatures enabled{};
     enabled.largePoints = offered.features.largePoints;
     enabled.wideLines = offered.features.wideLines;
+    enabled.fragmentStoresAndAtomics = offered.features.fragmentStoresAndAtomics;
     info.pEnabledFeatures = &enabled;
+    d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
     info.ppEnabledExtensionNames = &faultExtension;
     VkResult r = vkCreateDevice(physical, &info, nullptr, &d->device_);

@@ -97,6 +97,7 @@ class RenderDevice {
   ~RenderDevice();
   RenderResult Render(const RenderJob& job);
   const std::string& name() const { return name_; }
+  const VkPhysicalDeviceFeatures& features() const { return features_; }
 
  private:
   uint32_t MemoryType(uint32_t bits, VkMemoryPropertyFlags want) const;
@@ -107,6 +108,7 @@ class RenderDevice {
   uint32_t family_ = 0;
   std::string name_;
   bool deviceFault_ = false;
+  VkPhysicalDeviceFeatures features_{};  // the features enabled
   VkPhysicalDeviceMemoryProperties memory_{};
 };
 
