@@ -114,7 +114,14 @@ VkResult ReadFixedFunctionState(const Device& device, const std::string& where,
     state->rasterization = *info.pRasterizationState;
     state->rasterization.pNext = nullptr;
   }
-  if (info.pMultisampleState != nullptr) state->rasterizationSamples = info.pMultisampleState->rasterizationSamples;
+  if (const VkPipelineMultisampleStateCreateInfo* ms = info.pMultisampleState) {
+    state->rasterizationSamples = ms->rasterizationSamples;
+    // "pSampleMask is ... NULL: all bits set" (the mask has ceil(samples / 32) words; at most 32 samples here).
+    state->sampleMask = ms->pSampleMask != nullptr ? ms->pSampleMask[0] : ~0u;
+    state->sampleShadingEnable = ms->sampleShadingEnable == VK_TRUE;
+    state->alphaToCoverageEnable = ms->alphaToCoverageEnable == VK_TRUE;
+    state->alphaToOneEnable = ms->alphaToOneEnable == VK_TRUE;
+  }
   if (const VkPipelineVertexInputStateCreateInfo* input = info.pVertexInputState) {
     for (uint32_t i = 0; i < input->vertexBindingDescriptionCount && input->pVertexBindingDescriptions; ++i) {
       const VkVertexInputBindingDescription& b = input->pVertexBindingDescriptions[i];

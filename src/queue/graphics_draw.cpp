@@ -195,10 +195,13 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
       return false;
     }
   }
-  if (g.rasterizationSamples != VK_SAMPLE_COUNT_1_BIT) {
-    Warn(where, std::string(pipelineId) + " rasterises with several samples per pixel, which is not executed yet");
+  if (g.sampleShadingEnable) {
+    Warn(where, std::string(pipelineId) + " enables sample shading, which is not executed yet");
     return false;
   }
+  state->multisample.samples = static_cast<uint32_t>(g.rasterizationSamples);
+  state->multisample.sampleMask = g.sampleMask;
+  state->multisample.alphaToCoverage = g.alphaToCoverageEnable;
   if (g.rasterization.polygonMode != VK_POLYGON_MODE_FILL && !g.rasterization.rasterizerDiscardEnable) {
     Warn(where, std::string(pipelineId) + " uses a non-solid polygon mode, which is not executed yet");
     return false;
@@ -319,8 +322,10 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     raster::ColorTarget target;
     if (const ImageView* view = attachments.colors[i]) {
       target.image = DescribeAttachment(*view, VK_IMAGE_ASPECT_COLOR_BIT, &unsupported);
-      if (target.image.bound && target.image.samples != 1) {
-        Warn(where, "a multisampled colour attachment (not executed yet)");
+      if (target.image.bound && target.image.samples != state->multisample.samples) {
+        // "the sample count of each attachment must match rasterizationSamples"
+        // (VUID-vkCmdDraw-multisampledRenderToSingleSampled-07284).
+        Warn(where, std::string(pipelineId) + " rasterises with a sample count its colour attachment does not have");
         return false;
       }
     }
@@ -343,6 +348,10 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     out.stencil = DescribeAttachment(*attachments.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, &unsupported);
   for (const sampling::ImageDescriptor* image : {&out.depth, &out.stencil})
     if (image->bound) {
+      if (image->samples != state->multisample.samples) {
+        Warn(where, std::string(pipelineId) + " rasterises with a sample count its depth/stencil attachment does not have");
+        return false;
+      }
       rect.x1 = std::min<int32_t>(rect.x1, static_cast<int32_t>(image->level[0].width));
       rect.y1 = std::min<int32_t>(rect.y1, static_cast<int32_t>(image->level[0].height));
     }

@@ -69,6 +69,14 @@ struct DepthStencilState {
   StencilFace front, back;
 };
 
+// "Multisampling" (28.3): samples per pixel at the standard sample locations, the pipeline's sample mask and
+// alpha to coverage.
+struct MultisampleState {
+  uint32_t samples = 1;
+  uint32_t sampleMask = ~0u;
+  bool alphaToCoverage = false;
+};
+
 struct RasterState {
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
@@ -92,6 +100,7 @@ struct DrawState {
   Viewport viewport;
   Rect scissor;  // the scissor intersected with the render area and the attachments' extent
   RasterState raster;
+  MultisampleState multisample;
   DepthStencilState depthStencil;
   std::vector<ColorTarget> colors;  // by colour attachment index (= fragment output location)
   float blendConstants[4] = {0, 0, 0, 0};

@@ -35,6 +35,20 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
     batch_->Clear();
   }
   lanes_.resize(width_);
+  samples_ = std::clamp(state.multisample.samples, 1u, kMaxSamples);
+  if (samples_ > 1) {
+    // "Standard sample locations" (28.3.1), in sixteenths of a pixel, for 2, 4, 8 and 16 samples.
+    static const uint8_t k2[2][2] = {{12, 12}, {4, 4}};
+    static const uint8_t k4[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
+    static const uint8_t k8[8][2] = {{9, 5}, {7, 11}, {13, 9}, {5, 3}, {3, 13}, {1, 7}, {11, 15}, {15, 1}};
+    static const uint8_t k16[16][2] = {{9, 9},  {7, 5},  {5, 10}, {12, 7}, {3, 6},  {10, 13}, {13, 11}, {11, 3},
+                                       {6, 14}, {8, 1},  {4, 2},  {2, 12}, {0, 8},  {15, 4},  {14, 15}, {1, 0}};
+    const uint8_t(*table)[2] = samples_ == 2 ? k2 : samples_ == 4 ? k4 : samples_ == 8 ? k8 : k16;
+    const uint32_t bits = std::clamp(state.raster.subPixelBits, 1u, 12u);
+    for (uint32_t s = 0; s < samples_; ++s)
+      for (int k = 0; k < 2; ++k)
+        sampleOffset_[s][k] = bits >= 4 ? int64_t{table[s][k]} << (bits - 4) : int64_t{table[s][k]} >> (4 - bits);
+  }
 }
 
 void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, const int64_t e[3],
@@ -49,6 +63,7 @@ void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x
   const float z = static_cast<float>(b[0] * t.z[0] + b[1] * t.z[1] + b[2] * t.z[2]) + t.depthOffset;
   Lane& info = lanes_[lane];
   info.x = x, info.y = y, info.z = z, info.front = t.front;
+  if (samples_ == 1) info.coverage = 1;
   if (!batch_) return;
   execution::InvocationBatch& batch = *batch_;
   for (size_t i = 0; i < varyings_.words.size(); ++i) {
@@ -70,7 +85,7 @@ void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x
   }
   if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
   if (helperWord_ != UINT32_MAX) batch.Row(helperWord_)[lane] = covered ? 0 : 1;
-  if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = covered ? 1 : 0;
+  if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = covered ? info.coverage : 0;
   if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
   if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
   if (pointCoordWord_ != UINT32_MAX) {
@@ -102,13 +117,26 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
       // after the top-left bias and it lies inside the tile's part of the triangle's bounds.
       int64_t e[4][3];
       uint32_t mask = 0;
+      uint32_t coverage[4] = {1, 1, 1, 1};
       for (uint32_t i = 0; i < 4; ++i) {
         const int64_t x = qx + (i & 1), y = qy + (i >> 1);
         const int64_t px = (x << t.bits) + half, py = (y << t.bits) + half;
         bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
-        for (int k = 0; k < 3; ++k) {
-          e[i][k] = t.A[k] * px + t.B[k] * py + t.E0[k];
-          in = in && e[i][k] + t.bias[k] >= 0;
+        for (int k = 0; k < 3; ++k) e[i][k] = t.A[k] * px + t.B[k] * py + t.E0[k];
+        if (samples_ == 1) {
+          for (int k = 0; k < 3; ++k) in = in && e[i][k] + t.bias[k] >= 0;
+        } else if (in) {
+          // Multisampling: the edge functions at each sample location; the pixel is covered when any sample is.
+          coverage[i] = 0;
+          const int64_t sx = x << t.bits, sy = y << t.bits;
+          for (uint32_t s = 0; s < samples_; ++s) {
+            bool sampleIn = true;
+            for (int k = 0; k < 3; ++k)
+              sampleIn = sampleIn && t.A[k] * (sx + sampleOffset_[s][0]) + t.B[k] * (sy + sampleOffset_[s][1]) +
+                                         t.E0[k] + t.bias[k] >= 0;
+            if (sampleIn) coverage[i] |= 1u << s;
+          }
+          in = coverage[i] != 0;
         }
         if (in) mask |= 1u << i;
       }
@@ -116,8 +144,22 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
       if (used_ == width_ && !Flush(fault, stopped)) return false;
       for (uint32_t i = 0; i < 4; ++i) {
         const bool covered = (mask >> i) & 1;
+        Lane& lane = lanes_[used_ + i];
+        lane.coverage = covered ? coverage[i] : 0;
         WriteInputs(t, used_ + i, static_cast<int32_t>(qx + (i & 1)), static_cast<int32_t>(qy + (i >> 1)), e[i],
                     covered);
+        if (samples_ > 1 && covered) {
+          // Depth is evaluated at each covered sample ("the depth value ... at the sample location", 28.3).
+          const int64_t sx = (qx + (i & 1)) << t.bits, sy = (qy + (i >> 1)) << t.bits;
+          for (uint32_t s = 0; s < samples_; ++s) {
+            if ((coverage[i] >> s & 1) == 0) continue;
+            double z = 0;
+            for (int k = 0; k < 3; ++k)
+              z += static_cast<double>(t.A[k] * (sx + sampleOffset_[s][0]) + t.B[k] * (sy + sampleOffset_[s][1]) +
+                                       t.E0[k]) * t.invC * t.z[k];
+            lane.sampleZ[s] = static_cast<float>(z) + t.depthOffset;
+          }
+        }
         if (covered) covered_ |= uint64_t{1} << (used_ + i);
       }
       used_ += 4;
@@ -132,10 +174,11 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
   const uint32_t used = used_;
   used_ = 0;
   covered_ = 0;
+  const uint32_t pipelineMask = state_.multisample.sampleMask;
   if (!batch_) {
     execution::ForEachLane(covered, [&](uint32_t l) {
       const Lane& lane = lanes_[l];
-      if (merger_.DepthStencil(lane.x, lane.y, lane.z, lane.front)) ++passed_;
+      passed_ += MergeSamples(lane, lane.coverage & pipelineMask, nullptr, nullptr);
     });
     return true;
   }
@@ -152,9 +195,11 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
   }
   const execution::Executable& x = *state_.fragment.exe;
   execution::ForEachLane(covered & ~batch.killed(), [&](uint32_t l) {
-    if (sampleMaskWord_ != UINT32_MAX && (batch.Row(sampleMaskWord_)[l] & 1) == 0) return;
     const Lane& lane = lanes_[l];
-    const float z = fragDepthWord_ != UINT32_MAX ? std::bit_cast<float>(batch.Row(fragDepthWord_)[l]) : lane.z;
+    // The samples the fragment updates: its coverage, the pipeline's sample mask, the shader's SampleMask output
+    // ("Sample Mask", 28.6) and alpha to coverage (28.7).
+    uint32_t mask = lane.coverage & pipelineMask;
+    if (sampleMaskWord_ != UINT32_MAX) mask &= batch.Row(sampleMaskWord_)[l];
     FragmentColors colors;
     for (const execution::InterfaceSlot& out : x.outputs) {
       if (out.location >= FragmentColors::kMaxTargets) continue;
@@ -163,10 +208,39 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
       for (uint32_t c = 0; c < out.components && out.component + c < 4; ++c)
         value.uint32[out.component + c] = batch.Row(out.word + c)[l];
     }
-    if (merger_.Merge(lane.x, lane.y, z, lane.front, colors)) ++passed_;
+    if (state_.multisample.alphaToCoverage && (colors.written & 1) != 0) {
+      // An implementation-defined mask from alpha 0..1; here the first round(alpha * samples) samples.
+      const float alpha = std::clamp(colors.values[0].float32[3], 0.0f, 1.0f);
+      const auto n = static_cast<uint32_t>(std::nearbyint(alpha * static_cast<float>(samples_)));
+      mask &= n >= 32 ? ~0u : (1u << n) - 1;
+    }
+    if (mask == 0) return;
+    const float fragDepth = fragDepthWord_ != UINT32_MAX ? std::bit_cast<float>(batch.Row(fragDepthWord_)[l]) : 0.0f;
+    passed_ += MergeSamples(lane, mask, fragDepthWord_ != UINT32_MAX ? &fragDepth : nullptr, &colors);
   });
   batch.Clear();
   return true;
+}
+
+uint32_t FragmentStage::MergeSamples(const Lane& lane, uint32_t mask, const float* shaderZ,
+                                     const FragmentColors* colors) {
+  uint32_t passed = 0;
+  if (samples_ == 1) {
+    if ((mask & 1) == 0) return 0;
+    const float z = shaderZ != nullptr ? *shaderZ : lane.z;
+    return (colors != nullptr ? merger_.Merge(lane.x, lane.y, z, lane.front, *colors)
+                              : merger_.DepthStencil(lane.x, lane.y, z, lane.front))
+               ? 1
+               : 0;
+  }
+  for (uint32_t s = 0; s < samples_; ++s) {
+    if ((mask >> s & 1) == 0) continue;
+    const float z = shaderZ != nullptr ? *shaderZ : lane.sampleZ[s];
+    const bool ok = colors != nullptr ? merger_.Merge(lane.x, lane.y, z, lane.front, *colors, s)
+                                      : merger_.DepthStencil(lane.x, lane.y, z, lane.front, s);
+    passed += ok ? 1 : 0;
+  }
+  return passed;
 }
 
 }  // namespace crashtest::raster

@@ -38,11 +38,17 @@ class FragmentStage {
   uint64_t passed() const { return passed_; }
 
  private:
+  static constexpr uint32_t kMaxSamples = 16;
   struct Lane {
     int32_t x = 0, y = 0;
     float z = 0;
     bool front = true;
+    uint32_t coverage = 1;           // covered samples (bit s: sample s)
+    float sampleZ[kMaxSamples] = {};  // multisampling: the depth at each covered sample
   };
+  // Merges the fragment of lane `lane` into each of its samples in `mask` (the fragment shader's depth when
+  // `shaderZ`); the number of samples that passed.
+  uint32_t MergeSamples(const Lane& lane, uint32_t mask, const float* shaderZ, const FragmentColors* colors);
 
   const DrawState& state_;
   const VaryingLayout& varyings_;
@@ -58,6 +64,9 @@ class FragmentStage {
            sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX,
            viewIndexWord_ = UINT32_MAX, pointCoordWord_ = UINT32_MAX;
   uint32_t pointCoordOffset_ = UINT32_MAX;
+  // Multisampling: sample count and the standard sample locations in sub-pixel units.
+  uint32_t samples_ = 1;
+  int64_t sampleOffset_[kMaxSamples][2] = {};
   uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
 };
 

@@ -80,11 +80,11 @@ OutputMerger::OutputMerger(const DrawState& state) : state_(state) {
   clampZeroOne_ = state.depthStencil.depth.bound && IsFixedPointDepth(state.depthStencil.depth.format);
 }
 
-bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front) {
+bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front, uint32_t sample) {
   const auto layer = static_cast<int32_t>(state_.viewIndex);
   const DepthStencilState& ds = state_.depthStencil;
-  std::byte* depthTexel = ds.depth.bound ? sampling::TexelAddress(ds.depth, 0, x, y, 0, layer, 0) : nullptr;
-  std::byte* stencilTexel = ds.stencil.bound ? sampling::TexelAddress(ds.stencil, 0, x, y, 0, layer, 0) : nullptr;
+  std::byte* depthTexel = ds.depth.bound ? sampling::TexelAddress(ds.depth, 0, x, y, 0, layer, sample) : nullptr;
+  std::byte* stencilTexel = ds.stencil.bound ? sampling::TexelAddress(ds.stencil, 0, x, y, 0, layer, sample) : nullptr;
   if (clampZeroOne_) z = std::clamp(z, 0.0f, 1.0f);
   const float stored = depthTexel != nullptr ? format::DecodeDepth(ds.depth.format, depthTexel) : 0.0f;
   // "Depth Bounds Test" (28.8): the stored depth must lie in [minDepthBounds, maxDepthBounds].
@@ -153,14 +153,14 @@ void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& sou
   image.codec.Encode(out, texel);
 }
 
-bool OutputMerger::Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors) {
-  if (!DepthStencil(x, y, z, front)) return false;
+bool OutputMerger::Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors, uint32_t sample) {
+  if (!DepthStencil(x, y, z, front, sample)) return false;
   const auto layer = static_cast<int32_t>(state_.viewIndex);
   const uint32_t targets = std::min<uint32_t>(static_cast<uint32_t>(state_.colors.size()), FragmentColors::kMaxTargets);
   for (uint32_t t = 0; t < targets; ++t) {
     const ColorTarget& target = state_.colors[t];
     if (!target.image.bound || (colors.written & (1u << t)) == 0 || target.blend.writeMask == 0) continue;
-    std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, layer, 0);
+    std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, layer, sample);
     if (texel != nullptr) Blend(target, colors.values[t], texel);
   }
   return true;

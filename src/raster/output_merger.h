@@ -22,10 +22,10 @@ class OutputMerger {
  public:
   explicit OutputMerger(const DrawState& state);
 
-  // Runs the tests and writes for one fragment at pixel (x, y) with depth z; false when a test discarded it.
-  bool Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors);
+  // Runs the tests and writes for sample `sample` of pixel (x, y) with depth z; false when a test discarded it.
+  bool Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors, uint32_t sample = 0);
   // Only the depth and stencil tests and writes (no fragment shader, or colours handled by the caller).
-  bool DepthStencil(int32_t x, int32_t y, float z, bool front);
+  bool DepthStencil(int32_t x, int32_t y, float z, bool front, uint32_t sample = 0);
 
  private:
   void Blend(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const;

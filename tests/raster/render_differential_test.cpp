@@ -470,5 +470,29 @@ TEST_F(RenderDifferential, LargePointsAndWideLines) {
   Expect(lines, 1, 12);
 }
 
+// 4x multisampling at the standard sample locations, resolved by averaging: edges get partial coverage, a second
+// triangle crossing the first is depth-tested per sample, and the pipeline's sample mask drops sample 2.
+TEST_F(RenderDifferential, Multisample4xWithResolve) {
+  RenderJob job = ColorJob();
+  job.samples = VK_SAMPLE_COUNT_4_BIT;
+  job.depthFormat = VK_FORMAT_D32_SFLOAT;
+  job.depthStencil.depthTestEnable = VK_TRUE;
+  job.depthStencil.depthWriteEnable = VK_TRUE;
+  job.depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.93f, -0.71f, 0.2f, 1, 1, 0, 0, 1);
+  Vertex(v, 0.77f, -0.93f, 0.8f, 1, 1, 0, 0, 1);
+  Vertex(v, -0.41f, 0.89f, 0.5f, 1, 1, 0, 0, 1);
+  Vertex(v, 0.91f, 0.83f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.87f, 0.11f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, 0.53f, -0.79f, 0.5f, 1, 0, 1, 0, 1);
+  job.draws.push_back(DrawCommand{6});
+  job.occlusionQuery = true;
+  Expect(job, 1, 6);
+
+  job.sampleMask = 0b1011;
+  Expect(job, 1, 6);
+}
+
 }  // namespace
 }  // namespace crashtest::test

@@ -188,14 +188,15 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     // Multiview renders view i into layer i of every attachment: as many layers as the view mask's highest view.
     const uint32_t layers = job.viewMask == 0 ? 1 : 32 - static_cast<uint32_t>(__builtin_clz(job.viewMask));
     auto makeImage = [&](VkFormat format, uint32_t w, uint32_t h, uint32_t levels, VkImageUsageFlags usage,
-                         VkImageAspectFlags aspect, VkImageView* view, uint32_t imageLayers = 1) {
+                         VkImageAspectFlags aspect, VkImageView* view, uint32_t imageLayers = 1,
+                         VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
       VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
       info.imageType = VK_IMAGE_TYPE_2D;
       info.format = format;
       info.extent = {w, h, 1};
       info.mipLevels = levels;
       info.arrayLayers = imageLayers;
-      info.samples = VK_SAMPLE_COUNT_1_BIT;
+      info.samples = samples;
       info.tiling = VK_IMAGE_TILING_OPTIMAL;
       info.usage = usage;
       VkImage image;
@@ -217,25 +218,30 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     };
 
     // Attachments.
-    VkImageView colorView, depthView = VK_NULL_HANDLE;
+    VkImageView colorView, depthView = VK_NULL_HANDLE, msaaView = VK_NULL_HANDLE;
     VkImage color = makeImage(job.colorFormat, job.width, job.height, 1,
                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                               VK_IMAGE_ASPECT_COLOR_BIT, &colorView, layers);
+    const bool msaa = job.samples != VK_SAMPLE_COUNT_1_BIT;
+    VkImage msaaColor = msaa ? makeImage(job.colorFormat, job.width, job.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                         VK_IMAGE_ASPECT_COLOR_BIT, &msaaView, layers, job.samples)
+                             : VK_NULL_HANDLE;
     VkImage depth = VK_NULL_HANDLE;
     const bool hasDepth = job.depthFormat != VK_FORMAT_UNDEFINED;
+    const bool readDepth = hasDepth && !msaa;
     const VkImageAspectFlags depthAspects =
         hasDepth ? (VK_IMAGE_ASPECT_DEPTH_BIT | (HasStencil(job.depthFormat) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0)) : 0;
     if (hasDepth)
       depth = makeImage(job.depthFormat, job.width, job.height, 1,
-                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, depthAspects,
-                        &depthView, layers);
+                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (msaa ? 0 : VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
+                        depthAspects, &depthView, layers, job.samples);
     const uint32_t colorBytes = FormatBytes(job.colorFormat) * job.width * job.height * layers;
     void* colorMapped;
     VkBuffer colorReadback = makeBuffer(colorBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &colorMapped);
     const uint32_t depthBytes = (job.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4) * job.width * job.height * layers;
     void* depthMapped = nullptr;
     VkBuffer depthReadback =
-        hasDepth ? makeBuffer(depthBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &depthMapped) : VK_NULL_HANDLE;
+        readDepth ? makeBuffer(depthBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &depthMapped) : VK_NULL_HANDLE;
 
     // Vertex and index buffers.
     std::vector<VkBuffer> vertexBuffers;
@@ -417,7 +423,9 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     raster.depthBiasConstantFactor = job.depthBiasConstant;
     raster.depthBiasSlopeFactor = job.depthBiasSlope;
     VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    multisample.rasterizationSamples = job.samples;
+    multisample.pSampleMask = &job.sampleMask;
+    multisample.alphaToCoverageEnable = job.alphaToCoverage;
     VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     blend.attachmentCount = 1;
     blend.pAttachments = &job.blend;
@@ -456,6 +464,9 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
 
     // Render.
     barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 1, layers);
+    if (msaa)
+      barrier(msaaColor, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              1, layers);
     if (hasDepth)
       barrier(depth, depthAspects, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 1, layers);
     VkRenderingAttachmentInfo colorAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -464,6 +475,13 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     colorAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     colorAttachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     colorAttachment.clearValue.color = job.clearColor;
+    if (msaa) {
+      // Rendered into the multisampled image, averaged into the one read back at the end of rendering.
+      colorAttachment.imageView = msaaView;
+      colorAttachment.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+      colorAttachment.resolveImageView = colorView;
+      colorAttachment.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
     VkRenderingAttachmentInfo depthAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     depthAttachment.imageView = depthView;
     depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
@@ -506,7 +524,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, layers};
     copy.imageExtent = {job.width, job.height, 1};
     vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, colorReadback, 1, &copy);
-    if (hasDepth) {
+    if (readDepth) {
       barrier(depth, depthAspects, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, layers);
       copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
@@ -527,7 +545,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     if (storageMapped != nullptr)
       out.storage.assign(static_cast<uint32_t*>(storageMapped), static_cast<uint32_t*>(storageMapped) + job.storage.size());
     out.color.assign(static_cast<uint8_t*>(colorMapped), static_cast<uint8_t*>(colorMapped) + colorBytes);
-    if (hasDepth)
+    if (readDepth)
       out.depth.assign(static_cast<uint8_t*>(depthMapped), static_cast<uint8_t*>(depthMapped) + depthBytes);
     if (queryPool != VK_NULL_HANDLE)
       Check(vkGetQueryPoolResults(dev, queryPool, 0, 1, sizeof(uint64_t), &out.samplesPassed, sizeof(uint64_t),

@@ -73,6 +73,11 @@ struct RenderJob {
   // Multiview (0: none): the views rendered, each into its layer of the attachments; RenderResult's images then
   // hold every layer up to the highest view, one after the other.
   uint32_t viewMask = 0;
+  // Multisampling: attachments of this many samples, the colour one resolved (average) into the image read back;
+  // the depth attachment is then not read back.
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  uint32_t sampleMask = ~0u;
+  bool alphaToCoverage = false;
 };
 
 struct RenderResult {
