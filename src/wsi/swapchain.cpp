@@ -15,6 +15,7 @@
 #include "memory/device_memory.h"
 #include "queue/fence.h"
 #include "queue/semaphore.h"
+#include "wsi/loss_captures.h"
 #include "wsi/swapchain_validation.h"
 #include "wsi/x11_window.h"
 
@@ -85,9 +86,13 @@ Swapchain::Swapchain(Device& device, const VkSwapchainCreateInfoKHR& info, const
       timeline_(std::make_unique<wsi::PresentTimeline>(info.presentMode, info.minImageCount, RefreshPeriod(device),
                                                        Clock::now())),
       capture_(std::make_unique<wsi::FrameCapture>(device.physicalDevice().instance().presentationOptions(),
-                                                   header.id)) {}
+                                                   header.id)) {
+  if (capture_->keepsForLoss()) device_.lossCaptures().Add(capture_.get());
+}
 
-Swapchain::~Swapchain() = default;
+Swapchain::~Swapchain() {
+  if (capture_->keepsForLoss()) device_.lossCaptures().Remove(capture_.get());
+}
 
 VkResult Swapchain::CreateImages(const VkSwapchainCreateInfoKHR& info, const VkAllocationCallbacks* allocator) {
   // The images a swapchain owns are created "as if" by vkCreateImage with these parameters

@@ -49,7 +49,8 @@ class Swapchain : public Object {
   VkResult Present(uint32_t index);
   // VkBindImageMemorySwapchainInfoKHR: binds `image` to the memory of swapchain image `index`.
   VkResult BindToImage(Image& image, uint32_t index) const;
-  // The device was lost: writes the frames kept for a loss (options.captureLast).
+  // The device was lost: writes the frames kept for a loss (options.captureLast) unless the crash dump did already
+  // (wsi/loss_captures.h; a fault without a binary describes no dump).
   void OnDeviceLost();
 
   Device& device() const { return device_; }
