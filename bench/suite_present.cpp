@@ -4,7 +4,7 @@
 //
 // BM_AcquirePresentX11: an X11 window (xcb) on the server DISPLAY names; every ICD that presents to X11 runs it, so
 // bench/compare shows crashtest beside lavapipe. Run it under Xvfb when there is no display:
-//   xvfb-run -a -s "-screen 0 1280x720x24" bench/compare --build build --filter AcquirePresent
+//   xvfb-run -a -s "-screen 0 1280x720x24 -noreset" bench/compare --build build --filter AcquirePresent
 // BM_AcquirePresentHeadless: VK_EXT_headless_surface (crashtest has it, Debian's lavapipe does not: "skip").
 //
 // Both use VK_PRESENT_MODE_IMMEDIATE_KHR (else MAILBOX, else FIFO; the label names it) so no refresh rate paces

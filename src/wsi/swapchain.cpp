@@ -155,12 +155,14 @@ VkResult Swapchain::BindToImage(Image& image, uint32_t index) const {
 VkResult Swapchain::CheckSurface(const char* command) {
   if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
   if (surface_.kind != wsi::SurfaceKind::Xcb && surface_.kind != wsi::SurfaceKind::Xlib) return VK_SUCCESS;
-  auto extent = wsi::X11WindowExtent(surface_);
-  if (!extent) {
+  auto geometry = wsi::X11WindowGeometry(surface_);
+  if (!geometry) {
     surfaceLost_ = true;
     return ReportError(VK_ERROR_SURFACE_LOST_KHR, "%s: X11 window 0x%x of swapchain %llu is gone", command,
                        surface_.window, static_cast<unsigned long long>(header.id));
   }
+  window_ = *geometry;
+  const VkExtent2D* extent = &geometry->extent;
   if (extent->width != extent_.width || extent->height != extent_.height) {
     if (!outOfDate_)
       CT_INFO("%s: X11 window 0x%x is now %ux%u, swapchain %llu has %ux%u images: out of date", command,
@@ -183,7 +185,9 @@ VkResult Swapchain::Acquire(uint64_t timeoutNs, Semaphore* semaphore, Fence* fen
         result != VK_SUCCESS)
       return result;
   }
-  if (VkResult result = CheckSurface("vkAcquireNextImageKHR"); result != VK_SUCCESS) return result;
+  // The window is asked for its size at present only (a round trip to the X server per frame, not two): a resize
+  // makes that present VK_SUBOPTIMAL_KHR, and the acquires after it out of date.
+  if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
   if (outOfDate_) return VK_ERROR_OUT_OF_DATE_KHR;
   const auto start = Clock::now();
   // Deadlines past a century are "forever" (steady_clock arithmetic would overflow).
@@ -254,7 +258,8 @@ VkResult Swapchain::Present(uint32_t index) {
         wsi::ToRgbFrame(presentCount_, pixels, extent_.width, extent_.height, layout.rowPitch, IsBgra(format_)));
   VkResult result = CheckSurface("vkQueuePresentKHR");
   if (result == VK_SUCCESS && (surface_.kind == wsi::SurfaceKind::Xcb || surface_.kind == wsi::SurfaceKind::Xlib)) {
-    if (!wsi::X11PutImage(surface_, pixels, extent_.width, extent_.height, layout.rowPitch, IsBgra(format_))) {
+    if (!wsi::X11PutImage(surface_, window_, pixels, extent_.width, extent_.height, layout.rowPitch,
+                          IsBgra(format_))) {
       surfaceLost_ = true;
       result = ReportError(VK_ERROR_SURFACE_LOST_KHR, "vkQueuePresentKHR: X11 window 0x%x is gone", surface_.window);
     }
