@@ -16,6 +16,7 @@
 #include "queue/loss_description.h"
 #include "queue/queue.h"
 #include "profile/struct_table.h"
+#include "wsi/loss_captures.h"
 
 namespace crashtest {
 
@@ -42,7 +43,8 @@ const MemberInfo* FirstUnsupportedFeature(const StructInfo& info, const void* re
 Device::Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator)
     : DispatchableObject(VK_OBJECT_TYPE_DEVICE),
       physicalDevice_(physicalDevice),
-      faults_(std::make_unique<FaultEngine>()) {
+      faults_(std::make_unique<FaultEngine>()),
+      lossCaptures_(std::make_unique<wsi::LossCaptures>()) {
   if (allocator != nullptr) {
     hasAllocator_ = true;
     allocator_ = *allocator;

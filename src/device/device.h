@@ -23,6 +23,9 @@ CT_DEFINE_HANDLE(Device, VkDevice, VK_OBJECT_TYPE_DEVICE);
 class FaultEngine;
 class PhysicalDevice;
 class Queue;
+namespace wsi {
+class LossCaptures;
+}
 
 class Device : public DispatchableObject {
  public:
@@ -43,6 +46,8 @@ class Device : public DispatchableObject {
   const VkAllocationCallbacks* allocator() const { return hasAllocator_ ? &allocator_ : nullptr; }
   // The fault engine of this device (triggers, effects, lost state, fault reports); never null.
   FaultEngine& faults() const { return *faults_; }
+  // The swapchains' frames kept for a loss, which the crash dump writes and names (src/wsi/loss_captures.h).
+  wsi::LossCaptures& lossCaptures() const { return *lossCaptures_; }
 
   Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator);
   ~Device();
@@ -64,6 +69,7 @@ class Device : public DispatchableObject {
   std::map<VkStructureType, StructBlob> enabledFeatureStructs_;
   std::vector<Queue*> queues_;
   std::unique_ptr<FaultEngine> faults_;
+  std::unique_ptr<wsi::LossCaptures> lossCaptures_;
 };
 
 }  // namespace crashtest

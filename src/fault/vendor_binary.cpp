@@ -74,6 +74,9 @@ std::vector<std::byte> BuildVendorBinary(const FaultIdentity& identity, std::spa
   Section(w, dump::kSectionResources, &sections, [&] { dump::WriteResourcesSection(w, content.resources); });
   Section(w, dump::kSectionBreadcrumbs, &sections,
           [&] { dump::WriteBreadcrumbsSection(w, content.markers, content.checkpoints); });
+  if (!content.capturedFrames.empty())
+    Section(w, dump::kSectionCapturedFrames, &sections,
+            [&] { dump::WriteCapturedFramesSection(w, content.capturedFrames); });
   Section(w, dump::kSectionObjectNames, &sections, [&] { dump::WriteObjectNamesSection(w, content.names); });
   w.PatchU32(sectionCountField, sections);
   return w.Take();

@@ -9,6 +9,7 @@
 #include "queue/device_execution.h"
 #include "queue/executor.h"
 #include "queue/queue.h"
+#include "wsi/loss_captures.h"
 
 namespace crashtest {
 
@@ -54,6 +55,7 @@ void DescribeLoss(const Device& device, std::span<const FaultReport> reports, co
                   dump::Content& content) {
   content.hasDevice = true;
   DescribeDevice(device, content.device);
+  device.lossCaptures().Describe(content.capturedFrames);
   if (device.queues().empty()) return;
   DescribeQueues(device, reports, faultId, content);
   const DeviceExecution& execution = ExecutionOf(device);

@@ -77,17 +77,20 @@ std::string FrameCapture::PathOf(uint64_t number, const char* suffix) const {
 void FrameCapture::OnPresent(CapturedFrame&& frame) {
   if (every_ != 0 && (frame.number - 1) % every_ == 0) WritePng(PathOf(frame.number, ""), frame);
   if (last_ == 0) return;
+  std::lock_guard lock(mutex_);
+  if (flushed_) return;  // the device is lost: what it showed last is written already
   recent_.push_back(std::move(frame));
   while (recent_.size() > last_) recent_.pop_front();
 }
 
-std::vector<std::string> FrameCapture::FlushOnLoss() {
-  std::vector<std::string> written;
+std::vector<dump::CapturedFrame> FrameCapture::FlushOnLoss() {
+  std::vector<dump::CapturedFrame> written;
+  std::lock_guard lock(mutex_);
   if (flushed_) return written;
   flushed_ = true;
   for (const CapturedFrame& frame : recent_) {
     std::string path = PathOf(frame.number, "-before-loss");
-    if (WritePng(path, frame)) written.push_back(std::move(path));
+    if (WritePng(path, frame)) written.push_back({swapchainId_, frame.number, std::move(path)});
   }
   if (!written.empty())
     CT_INFO("frame capture: the device was lost; the last %zu presented frame(s) are in %s", written.size(),

@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "fault/dump/dump_content.h"
 #include "profile/presentation_options.h"
 
 namespace crashtest::wsi {
@@ -37,11 +39,14 @@ class FrameCapture {
   FrameCapture(const PresentationOptions& options, uint64_t swapchainId);
 
   bool enabled() const { return !directory_.empty() && (every_ != 0 || last_ != 0); }
+  // Whether frames are kept for a loss (options.captureLast), so the device's LossCaptures must know this one.
+  bool keepsForLoss() const { return !directory_.empty() && last_ != 0; }
   // Whether present number `number` (from 1) must be read back at all.
   bool Wants(uint64_t number) const;
   void OnPresent(CapturedFrame&& frame);
-  // Writes the frames kept for a loss (once); returns the paths written.
-  std::vector<std::string> FlushOnLoss();
+  // Writes the frames kept for a loss (once: later calls write nothing); returns the files written. Called by the
+  // thread that describes the loss (LossCaptures) while the application may be presenting, hence the lock.
+  std::vector<dump::CapturedFrame> FlushOnLoss();
   const std::string& directory() const { return directory_; }
 
  private:
@@ -51,6 +56,7 @@ class FrameCapture {
   uint32_t every_;
   uint32_t last_;
   uint64_t swapchainId_;
+  std::mutex mutex_;  // guards recent_ and flushed_
   std::deque<CapturedFrame> recent_;
   bool flushed_ = false;
 };

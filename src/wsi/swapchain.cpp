@@ -15,6 +15,7 @@
 #include "memory/device_memory.h"
 #include "queue/fence.h"
 #include "queue/semaphore.h"
+#include "wsi/loss_captures.h"
 #include "wsi/swapchain_validation.h"
 #include "wsi/x11_window.h"
 
@@ -85,9 +86,13 @@ Swapchain::Swapchain(Device& device, const VkSwapchainCreateInfoKHR& info, const
       timeline_(std::make_unique<wsi::PresentTimeline>(info.presentMode, info.minImageCount, RefreshPeriod(device),
                                                        Clock::now())),
       capture_(std::make_unique<wsi::FrameCapture>(device.physicalDevice().instance().presentationOptions(),
-                                                   header.id)) {}
+                                                   header.id)) {
+  if (capture_->keepsForLoss()) device_.lossCaptures().Add(capture_.get());
+}
 
-Swapchain::~Swapchain() = default;
+Swapchain::~Swapchain() {
+  if (capture_->keepsForLoss()) device_.lossCaptures().Remove(capture_.get());
+}
 
 VkResult Swapchain::CreateImages(const VkSwapchainCreateInfoKHR& info, const VkAllocationCallbacks* allocator) {
   // The images a swapchain owns are created "as if" by vkCreateImage with these parameters
@@ -150,12 +155,14 @@ VkResult Swapchain::BindToImage(Image& image, uint32_t index) const {
 VkResult Swapchain::CheckSurface(const char* command) {
   if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
   if (surface_.kind != wsi::SurfaceKind::Xcb && surface_.kind != wsi::SurfaceKind::Xlib) return VK_SUCCESS;
-  auto extent = wsi::X11WindowExtent(surface_);
-  if (!extent) {
+  auto geometry = wsi::X11WindowGeometry(surface_);
+  if (!geometry) {
     surfaceLost_ = true;
     return ReportError(VK_ERROR_SURFACE_LOST_KHR, "%s: X11 window 0x%x of swapchain %llu is gone", command,
                        surface_.window, static_cast<unsigned long long>(header.id));
   }
+  window_ = *geometry;
+  const VkExtent2D* extent = &geometry->extent;
   if (extent->width != extent_.width || extent->height != extent_.height) {
     if (!outOfDate_)
       CT_INFO("%s: X11 window 0x%x is now %ux%u, swapchain %llu has %ux%u images: out of date", command,
@@ -178,7 +185,9 @@ VkResult Swapchain::Acquire(uint64_t timeoutNs, Semaphore* semaphore, Fence* fen
         result != VK_SUCCESS)
       return result;
   }
-  if (VkResult result = CheckSurface("vkAcquireNextImageKHR"); result != VK_SUCCESS) return result;
+  // The window is asked for its size at present only (a round trip to the X server per frame, not two): a resize
+  // makes that present VK_SUBOPTIMAL_KHR, and the acquires after it out of date.
+  if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
   if (outOfDate_) return VK_ERROR_OUT_OF_DATE_KHR;
   const auto start = Clock::now();
   // Deadlines past a century are "forever" (steady_clock arithmetic would overflow).
@@ -249,7 +258,8 @@ VkResult Swapchain::Present(uint32_t index) {
         wsi::ToRgbFrame(presentCount_, pixels, extent_.width, extent_.height, layout.rowPitch, IsBgra(format_)));
   VkResult result = CheckSurface("vkQueuePresentKHR");
   if (result == VK_SUCCESS && (surface_.kind == wsi::SurfaceKind::Xcb || surface_.kind == wsi::SurfaceKind::Xlib)) {
-    if (!wsi::X11PutImage(surface_, pixels, extent_.width, extent_.height, layout.rowPitch, IsBgra(format_))) {
+    if (!wsi::X11PutImage(surface_, window_, pixels, extent_.width, extent_.height, layout.rowPitch,
+                          IsBgra(format_))) {
       surfaceLost_ = true;
       result = ReportError(VK_ERROR_SURFACE_LOST_KHR, "vkQueuePresentKHR: X11 window 0x%x is gone", surface_.window);
     }

@@ -18,6 +18,7 @@
 #include "wsi/frame_capture.h"
 #include "wsi/present_timeline.h"
 #include "wsi/surface.h"
+#include "wsi/x11_window.h"
 
 namespace crashtest {
 
@@ -49,7 +50,8 @@ class Swapchain : public Object {
   VkResult Present(uint32_t index);
   // VkBindImageMemorySwapchainInfoKHR: binds `image` to the memory of swapchain image `index`.
   VkResult BindToImage(Image& image, uint32_t index) const;
-  // The device was lost: writes the frames kept for a loss (options.captureLast).
+  // The device was lost: writes the frames kept for a loss (options.captureLast) unless the crash dump did already
+  // (wsi/loss_captures.h; a fault without a binary describes no dump).
   void OnDeviceLost();
 
   Device& device() const { return device_; }
@@ -65,7 +67,8 @@ class Swapchain : public Object {
  private:
   VkResult CreateImages(const VkSwapchainCreateInfoKHR& info, const VkAllocationCallbacks* allocator);
   void DestroyImages(const VkAllocationCallbacks* allocator);
-  // Whether the surface still matches the swapchain: an X11 window of another size makes it out of date.
+  // Whether the surface still matches the swapchain: an X11 window of another size makes it out of date. Keeps
+  // the window's geometry for the put-image that follows (one round trip per present).
   VkResult CheckSurface(const char* command);
   // The result of a planned present/acquire fault (FaultEngine::OnSwapchain), made lasting.
   VkResult OnPlannedFault(VkResult result);
@@ -85,6 +88,7 @@ class Swapchain : public Object {
   bool retired_ = false;
   bool outOfDate_ = false;
   bool surfaceLost_ = false;
+  wsi::X11Geometry window_{};  // as CheckSurface last saw it (X11 surfaces)
 };
 
 }  // namespace crashtest

@@ -21,18 +21,13 @@ xcb_connection_t* ConnectionOf(const SurfaceInfo& surface) {
   return nullptr;
 }
 
-struct Geometry {
-  VkExtent2D extent;
-  uint8_t depth;
-};
-
-std::optional<Geometry> QueryGeometry(xcb_connection_t* c, xcb_window_t window) {
+std::optional<X11Geometry> QueryGeometry(xcb_connection_t* c, xcb_window_t window) {
   if (c == nullptr || xcb_connection_has_error(c)) return std::nullopt;
   xcb_generic_error_t* error = nullptr;
   xcb_get_geometry_reply_t* reply = xcb_get_geometry_reply(c, xcb_get_geometry(c, window), &error);
   std::free(error);
   if (reply == nullptr) return std::nullopt;
-  Geometry g{{reply->width, reply->height}, reply->depth};
+  X11Geometry g{{reply->width, reply->height}, reply->depth};
   std::free(reply);
   return g;
 }
@@ -45,10 +40,8 @@ xcb_connection_t* XcbConnectionOf(Display* display) {
   return display != nullptr ? XGetXCBConnection(display) : nullptr;
 }
 
-std::optional<VkExtent2D> X11WindowExtent(const SurfaceInfo& surface) {
-  auto g = QueryGeometry(ConnectionOf(surface), surface.window);
-  if (!g) return std::nullopt;
-  return g->extent;
+std::optional<X11Geometry> X11WindowGeometry(const SurfaceInfo& surface) {
+  return QueryGeometry(ConnectionOf(surface), surface.window);
 }
 
 bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual) {
@@ -65,15 +58,16 @@ bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual) {
   return true;
 }
 
-bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t width, uint32_t height,
-                 size_t rowPitch, bool bgra) {
+bool X11PutImage(const SurfaceInfo& surface, const X11Geometry& window, const std::byte* pixels, uint32_t width,
+                 uint32_t height, size_t rowPitch, bool bgra) {
   xcb_connection_t* c = ConnectionOf(surface);
-  auto geometry = QueryGeometry(c, surface.window);
-  if (!geometry) return false;
+  if (c == nullptr || xcb_connection_has_error(c)) return false;
   // Only what fits in the window is drawn; a window of another depth cannot take a ZPixmap of 32-bit texels.
-  const uint32_t w = std::min<uint32_t>(width, geometry->extent.width);
-  const uint32_t h = std::min<uint32_t>(height, geometry->extent.height);
-  if (w == 0 || h == 0 || (geometry->depth != 24 && geometry->depth != 32)) return true;
+  const uint32_t w = std::min<uint32_t>(width, window.extent.width);
+  const uint32_t h = std::min<uint32_t>(height, window.extent.height);
+  if (w == 0 || h == 0 || (window.depth != 24 && window.depth != 32)) return true;
+  // B,G,R,X rows that follow each other are the ZPixmap already: send them from the image itself (no copy).
+  const bool direct = bgra && rowPitch == static_cast<size_t>(w) * 4;
   const xcb_gcontext_t gc = xcb_generate_id(c);
   xcb_create_gc(c, gc, surface.window, 0, nullptr);
   // A PutImage request holds at most the maximum request length (4-byte units) less its 24-byte header: send
@@ -83,7 +77,14 @@ bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t w
   std::vector<uint8_t> band;
   for (uint32_t y = 0; y < h; y += static_cast<uint32_t>(bandRows)) {
     const uint32_t rows = static_cast<uint32_t>(std::min<size_t>(bandRows, h - y));
-    band.resize(static_cast<size_t>(w) * 4 * rows);
+    const size_t bytes = static_cast<size_t>(w) * 4 * rows;
+    if (direct) {
+      xcb_put_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, surface.window, gc, static_cast<uint16_t>(w),
+                    static_cast<uint16_t>(rows), 0, static_cast<int16_t>(y), 0, window.depth,
+                    static_cast<uint32_t>(bytes), reinterpret_cast<const uint8_t*>(pixels + y * rowPitch));
+      continue;
+    }
+    band.resize(bytes);
     for (uint32_t r = 0; r < rows; ++r) {
       const auto* src = reinterpret_cast<const uint8_t*>(pixels + (y + r) * rowPitch);
       uint8_t* dst = band.data() + static_cast<size_t>(r) * w * 4;
@@ -99,7 +100,7 @@ bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t w
       }
     }
     xcb_put_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, surface.window, gc, static_cast<uint16_t>(w),
-                  static_cast<uint16_t>(rows), 0, static_cast<int16_t>(y), 0, geometry->depth,
+                  static_cast<uint16_t>(rows), 0, static_cast<int16_t>(y), 0, window.depth,
                   static_cast<uint32_t>(band.size()), band.data());
   }
   xcb_free_gc(c, gc);
@@ -111,9 +112,11 @@ bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t w
 
 bool X11Supported() { return false; }
 xcb_connection_t* XcbConnectionOf(Display*) { return nullptr; }
-std::optional<VkExtent2D> X11WindowExtent(const SurfaceInfo&) { return std::nullopt; }
+std::optional<X11Geometry> X11WindowGeometry(const SurfaceInfo&) { return std::nullopt; }
 bool X11VisualSupported(xcb_connection_t*, xcb_visualid_t) { return false; }
-bool X11PutImage(const SurfaceInfo&, const std::byte*, uint32_t, uint32_t, size_t, bool) { return false; }
+bool X11PutImage(const SurfaceInfo&, const X11Geometry&, const std::byte*, uint32_t, uint32_t, size_t, bool) {
+  return false;
+}
 
 #endif
 

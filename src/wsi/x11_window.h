@@ -16,8 +16,18 @@ namespace crashtest::wsi {
 // Whether this build can present to X11 (VK_KHR_xcb_surface / VK_KHR_xlib_surface are advertised).
 bool X11Supported();
 
-// The window's current size; nullopt when the window or the connection is gone (VK_ERROR_SURFACE_LOST_KHR).
-std::optional<VkExtent2D> X11WindowExtent(const SurfaceInfo& surface);
+struct X11Geometry {
+  VkExtent2D extent;
+  uint8_t depth;
+};
+
+// The window's current size and depth (one round trip); nullopt when the window or the connection is gone
+// (VK_ERROR_SURFACE_LOST_KHR).
+std::optional<X11Geometry> X11WindowGeometry(const SurfaceInfo& surface);
+inline std::optional<VkExtent2D> X11WindowExtent(const SurfaceInfo& surface) {
+  auto geometry = X11WindowGeometry(surface);
+  return geometry ? std::optional<VkExtent2D>(geometry->extent) : std::nullopt;
+}
 
 // The window's root depth-24/32 TrueColor visual check for presentation support: true when `visual` is one the
 // put-image path can draw into (24 or 32 bits, 8 bits per channel), or when it is unknown to the screen list.
@@ -26,9 +36,10 @@ bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual);
 // The XCB connection under an Xlib Display (nullptr without X11 support).
 xcb_connection_t* XcbConnectionOf(Display* display);
 
-// Draws a frame into the window at (0, 0). `pixels` are rows of 4-byte texels, B,G,R,X in memory order when
-// `bgra`, else R,G,B,X (converted). False when the window or connection is gone.
-bool X11PutImage(const SurfaceInfo& surface, const std::byte* pixels, uint32_t width, uint32_t height,
-                 size_t rowPitch, bool bgra);
+// Draws a frame into the window at (0, 0), cropped to `window` (the geometry the caller just queried, so a present
+// costs one round trip). `pixels` are rows of 4-byte texels, B,G,R,X in memory order when `bgra` (sent as they are
+// when the rows are contiguous), else R,G,B,X (converted). False when the connection is gone.
+bool X11PutImage(const SurfaceInfo& surface, const X11Geometry& window, const std::byte* pixels, uint32_t width,
+                 uint32_t height, size_t rowPitch, bool bgra);
 
 }  // namespace crashtest::wsi

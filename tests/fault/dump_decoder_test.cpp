@@ -80,6 +80,7 @@ dump::Content RichContent() {
   c.markers.push_back({0, 1, 14, 8, 3, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT});
   c.checkpoints.push_back({0, 1, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, 0x3});
   c.checkpoints.push_back({0, 1, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, 0x3});
+  c.capturedFrames.push_back({21, 299, "/tmp/frames/crashtest-1-swapchain21-frame000299-before-loss.png"});
   return c;
 }
 
@@ -127,6 +128,12 @@ TEST(DumpDecoder, EverySectionRoundTrips) {
   ASSERT_EQ(c.markers.size(), 1u);
   EXPECT_EQ(c.markers[0].value, 3u);
   ASSERT_EQ(c.checkpoints.size(), 2u);
+  ASSERT_EQ(c.capturedFrames.size(), 1u);
+  EXPECT_EQ(c.capturedFrames[0].swapchain, 21u);
+  EXPECT_EQ(c.capturedFrames[0].frame, 299u);
+  EXPECT_EQ(c.capturedFrames[0].path, expected.capturedFrames[0].path);
+  EXPECT_NE(dump::DumpText(d).find("  swapchain 21 frame 299: " + expected.capturedFrames[0].path), std::string::npos);
+  EXPECT_EQ(dump::DumpJson(d)["capturedFrames"][0]["frame"], 299);
   EXPECT_TRUE(d.truncated.empty());
 }
 

@@ -2,7 +2,11 @@
 // surface-lost and out-of-date effects, and the frames kept for a loss (options.captureLast).
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "fault/dump/dump_reader.h"
+#include "fault/dump/dump_report.h"
 #include "wsi_env.h"
 
 namespace crashtest::test {
@@ -24,15 +28,25 @@ class LostAtThirdPresent : public PresentFault {
   void SetUp() override {
     directory_ = std::filesystem::temp_directory_path() / ("crashtest-loss-capture-" + std::to_string(getpid()));
     std::filesystem::remove_all(directory_);
-    env_ = std::make_unique<ScopedEnv>("CRASHTEST_CAPTURE_DIR", directory_.string());
+    env_ = std::make_unique<ScopedEnv>("CRASHTEST_CAPTURE_DIR", (directory_ / "frames").string());
+    dumpEnv_ = std::make_unique<ScopedEnv>("CRASHTEST_DUMP_DIR", (directory_ / "dumps").string());
     PresentFault::SetUp();
   }
   void TearDown() override {
     PresentFault::TearDown();
     std::filesystem::remove_all(directory_);
   }
+  // The files in `folder`, sorted by name.
+  static std::vector<std::string> Files(const std::filesystem::path& folder) {
+    std::vector<std::string> names;
+    if (!std::filesystem::exists(folder)) return names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) names.push_back(entry.path().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
   std::filesystem::path directory_;
   std::unique_ptr<ScopedEnv> env_;
+  std::unique_ptr<ScopedEnv> dumpEnv_;
 };
 
 TEST_F(LostAtThirdPresent, TheDeviceIsLostAndTheLastFramesAreWritten) {
@@ -40,25 +54,45 @@ TEST_F(LostAtThirdPresent, TheDeviceIsLostAndTheLastFramesAreWritten) {
   ASSERT_EQ(Present(swapchain, Acquire(swapchain)), VK_SUCCESS);
   ASSERT_EQ(Present(swapchain, Acquire(swapchain)), VK_SUCCESS);
   // Only the last N before a loss are kept (captureEvery 0): nothing written yet.
-  EXPECT_FALSE(std::filesystem::exists(directory_) && !std::filesystem::is_empty(directory_));
+  EXPECT_TRUE(Files(directory_ / "frames").empty());
   EXPECT_EQ(Present(swapchain, Acquire(swapchain)), VK_ERROR_DEVICE_LOST);
+  // Written with the crash dump, at the loss: the application need not touch the swapchain again.
+  const std::vector<std::string> frames = Files(directory_ / "frames");
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_NE(frames[0].find("frame000001-before-loss.png"), std::string::npos) << frames[0];
+  EXPECT_NE(frames[1].find("frame000002-before-loss.png"), std::string::npos) << frames[1];
+  PngPixels png;
+  ASSERT_TRUE(ReadPng(frames[1], png));
+  EXPECT_EQ(png.width, 8u);
+  EXPECT_EQ(png.height, 4u);
   Acquire(swapchain, VK_ERROR_DEVICE_LOST);
   VkFence fence = VK_NULL_HANDLE;
   VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   ASSERT_EQ(vkCreateFence(device_, &fenceInfo, nullptr, &fence), VK_SUCCESS);
   EXPECT_EQ(vkQueueSubmit(queue_, 0, nullptr, fence), VK_ERROR_DEVICE_LOST);
   vkDestroyFence(device_, fence, nullptr);
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(directory_))
-    names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  ASSERT_EQ(names.size(), 2u);
-  EXPECT_NE(names[0].find("frame000001-before-loss.png"), std::string::npos) << names[0];
-  EXPECT_NE(names[1].find("frame000002-before-loss.png"), std::string::npos) << names[1];
-  PngPixels png;
-  ASSERT_TRUE(ReadPng((directory_ / names[1]).string(), png));
-  EXPECT_EQ(png.width, 8u);
-  EXPECT_EQ(png.height, 4u);
+  EXPECT_EQ(Files(directory_ / "frames"), frames) << "written once";
+
+  // The crash dump names them (section 8, docs/faults.md).
+  const std::vector<std::string> dumps = Files(directory_ / "dumps");
+  ASSERT_EQ(dumps.size(), 1u);
+  std::ifstream file(dumps[0], std::ios::binary);
+  const std::vector<char> chars{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  std::vector<std::byte> bytes(chars.size());
+  std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return static_cast<std::byte>(c); });
+  dump::Decoded decoded;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(bytes, &decoded, &error)) << error;
+  const auto& captured = decoded.content.capturedFrames;
+  ASSERT_EQ(captured.size(), 2u);
+  EXPECT_EQ(captured[0].frame, 1u);
+  EXPECT_EQ(captured[1].frame, 2u);
+  EXPECT_EQ(captured[0].swapchain, captured[1].swapchain);
+  EXPECT_EQ(captured[0].path, frames[0]);
+  EXPECT_EQ(captured[1].path, frames[1]);
+  const std::string text = dump::DumpText(decoded);
+  EXPECT_NE(text.find("frames presented before the loss (PNG):"), std::string::npos) << text;
+  EXPECT_NE(text.find(frames[1]), std::string::npos) << text;
 }
 
 class OutOfDateAtSecondAcquire : public PresentFault {

@@ -113,6 +113,14 @@ struct Checkpoint {
   uint64_t marker = 0;     // pCheckpointMarker as the application gave it
 };
 
+// A presented frame kept for a loss (options.captureLast, docs/wsi.md) and written as a PNG file when the device was
+// lost.
+struct CapturedFrame {
+  uint64_t swapchain = 0;  // the swapchain's id
+  uint64_t frame = 0;      // its present count, from 1
+  std::string path;
+};
+
 struct Content {
   bool hasDevice = false;
   DeviceIdentity device;
@@ -122,6 +130,7 @@ struct Content {
   std::vector<ObjectName> names;
   std::vector<BufferMarker> markers;
   std::vector<Checkpoint> checkpoints;
+  std::vector<CapturedFrame> capturedFrames;
 };
 
 }  // namespace crashtest::dump

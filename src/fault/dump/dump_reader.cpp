@@ -21,6 +21,7 @@ constexpr size_t kMinResource = 1 + 1 + 8 + 8 + 8 + 8 + 4 + 4;
 constexpr size_t kMinName = 4 + 8 + 4;
 constexpr size_t kMinMarker = 4 + 4 + 8 + 8 + 4 + 8;
 constexpr size_t kMinCheckpoint = 4 + 4 + 8 + 8;
+constexpr size_t kMinCapturedFrame = 8 + 8 + 4;
 
 const char* SectionName(uint32_t type) {
   switch (type) {
@@ -31,6 +32,7 @@ const char* SectionName(uint32_t type) {
     case kSectionResources: return "resources";
     case kSectionObjectNames: return "object names";
     case kSectionBreadcrumbs: return "breadcrumbs";
+    case kSectionCapturedFrames: return "captured frames";
     default: return "unknown";
   }
 }
@@ -204,6 +206,16 @@ void ReadBreadcrumbs(ByteReader& r, Decoded* out) {
   });
 }
 
+void ReadCapturedFrames(ByteReader& r, Decoded* out) {
+  ReadList(r, kMinCapturedFrame, "captured frames", out, [&] {
+    CapturedFrame f;
+    f.swapchain = r.U64("captured frame swapchain");
+    f.frame = r.U64("captured frame number");
+    f.path = r.String("captured frame path");
+    out->content.capturedFrames.push_back(std::move(f));
+  });
+}
+
 // A NUL-terminated name at `offset` of the binary (0: none).
 bool ReadHeaderName(std::span<const std::byte> bytes, uint32_t offset, const char* what, std::string* out,
                     std::string* error) {
@@ -298,6 +310,7 @@ bool DecodeVendorBinary(std::span<const std::byte> bytes, Decoded* out, std::str
       case kSectionResources: ReadResources(section, out); break;
       case kSectionObjectNames: ReadNames(section, out); break;
       case kSectionBreadcrumbs: ReadBreadcrumbs(section, out); break;
+      case kSectionCapturedFrames: ReadCapturedFrames(section, out); break;
       default: out->unknownSections.push_back(type); break;  // "readers skip sections whose type they do not know"
     }
     if (!section.ok()) {

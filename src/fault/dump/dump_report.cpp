@@ -208,6 +208,12 @@ std::string DumpText(const Decoded& d) {
           << ": " << Hex(cp.marker) << "\n";
   }
 
+  if (!c.capturedFrames.empty()) {
+    out << "\nframes presented before the loss (PNG):\n";
+    for (const CapturedFrame& f : c.capturedFrames)
+      out << "  swapchain " << f.swapchain << " frame " << f.frame << ": " << f.path << "\n";
+  }
+
   if (!c.pipelines.empty()) {
     out << "\nbound pipelines:\n";
     for (const Pipeline& p : c.pipelines) {
@@ -359,6 +365,10 @@ nlohmann::json DumpJson(const Decoded& d) {
     checkpoints.push_back({{"family", cp.family}, {"queue", cp.queue}, {"stage", PipeStageName(cp.stage)},
                            {"marker", Hex(cp.marker)}});
   out["breadcrumbs"] = {{"bufferMarkers", markers}, {"checkpoints", checkpoints}};
+  json frames = json::array();
+  for (const CapturedFrame& f : c.capturedFrames)
+    frames.push_back({{"swapchain", f.swapchain}, {"frame", f.frame}, {"path", f.path}});
+  out["capturedFrames"] = frames;
   out["truncated"] = d.truncated;
   out["unknownSections"] = d.unknownSections;
   return out;

@@ -20,6 +20,7 @@ enum SectionType : uint32_t {
   kSectionResources = 5,
   kSectionObjectNames = 6,
   kSectionBreadcrumbs = 7,
+  kSectionCapturedFrames = 8,
 };
 // Every section is at version 1; a later version only appends fields to the section's records.
 inline constexpr uint32_t kSectionVersion = 1;
@@ -36,5 +37,6 @@ void WriteResourcesSection(ByteWriter& w, std::span<const Resource> resources);
 void WriteObjectNamesSection(ByteWriter& w, std::span<const ObjectName> names);
 void WriteBreadcrumbsSection(ByteWriter& w, std::span<const BufferMarker> markers,
                              std::span<const Checkpoint> checkpoints);
+void WriteCapturedFramesSection(ByteWriter& w, std::span<const CapturedFrame> frames);
 
 }  // namespace crashtest::dump
