@@ -307,7 +307,8 @@ void DecodeAstc(const std::byte* block, uint32_t blockWidth, uint32_t blockHeigh
          astc::SequenceBits(astc::RangeAt(rangeIndex), colourValues) > static_cast<uint32_t>(remaining))
     --rangeIndex;
   const Range colourRange = astc::RangeAt(rangeIndex);
-  uint8_t colour[18];
+  // Up to 18 values; DecodeEndpoints reads eight from each partition's first, so the tail stays zero and in range.
+  uint8_t colour[18 + 8] = {};
   astc::DecodeSequence(stream, partitions == 1 ? 17 : 29, colourRange, colourValues, colour);
   for (uint32_t i = 0; i < colourValues; ++i) colour[i] = astc::UnquantiseColour(colourRange, colour[i]);
   Endpoints endpoints[4];
@@ -316,7 +317,7 @@ void DecodeAstc(const std::byte* block, uint32_t blockWidth, uint32_t blockHeigh
     at += ((cems[p] >> 2) + 1) * 2;
   }
 
-  uint8_t weights[64];
+  uint8_t weights[64] = {};
   astc::DecodeSequence(Reversed(words), 0, mode.range, weightCount, weights);
   for (uint32_t i = 0; i < weightCount; ++i) weights[i] = astc::UnquantiseWeight(mode.range, weights[i]);
   const uint32_t gridCount = mode.gridWidth * mode.gridHeight;
