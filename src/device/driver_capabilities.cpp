@@ -185,8 +185,14 @@ constexpr std::string_view kFeatures[] = {
     // and four constant offsets, mirror-clamp-to-edge.
     "VkPhysicalDeviceFeatures.imageCubeArray",
     // Every BC format sampled, fetched and blitted from through its block decoder (src/format/compressed,
-    // tests/execution/image_differential_test.cpp "bc*" cases).
+    // tests/execution/compressed_image_test.cpp).
     "VkPhysicalDeviceFeatures.textureCompressionBC",
+    // Every ETC2 and EAC format likewise (src/format/compressed/etc2.cpp, eac.cpp;
+    // tests/execution/compressed_oracle_test.cpp, against the decoder of Mesa's OpenGL driver: lavapipe has no ETC2).
+    "VkPhysicalDeviceFeatures.textureCompressionETC2",
+    // ASTC LDR, every 2D footprint (astc.cpp, astc_ise.cpp), against Arm's astcenc in the same test. Not ASTC HDR:
+    // its endpoint modes decode to the error colour, and the SFLOAT formats stay transfer-only.
+    "VkPhysicalDeviceFeatures.textureCompressionASTC_LDR",
     "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
     "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderStorageImageWriteWithoutFormat",

@@ -44,16 +44,17 @@ constexpr VkFormatFeatureFlags2 kBufferFeatures =
 // take without a block encoder.
 constexpr VkFormatFeatureFlags2 kBlitFeatures = VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
 
-// Block-compressed formats with a decoder (BC1-BC7, src/format/compressed): sampled (nearest, linear, min/max) and
-// fetched by shaders, copied, and blitted from. What the spec's "Required Format Support" table asks of them when
-// textureCompressionBC is supported: SAMPLED_IMAGE, BLIT_SRC, SAMPLED_IMAGE_FILTER_LINEAR (and TRANSFER_SRC/DST).
+// Block-compressed formats with a decoder (BC1-BC7, ETC2, EAC, ASTC LDR: src/format/compressed): sampled (nearest,
+// linear, min/max) and fetched by shaders, copied, and blitted from. What the spec's "Required Format Support" tables
+// ask of them when textureCompressionBC, _ETC2 or _ASTC_LDR is supported: SAMPLED_IMAGE, BLIT_SRC,
+// SAMPLED_IMAGE_FILTER_LINEAR (and TRANSFER_SRC/DST).
 // Never storage images or attachments: texels cannot be written one at a time.
 constexpr VkFormatFeatureFlags2 kDecodedCompressedFeatures =
     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
     VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
-// Other compressed formats (ETC2, EAC, ASTC, PVRTC) have no decoder yet: shaders cannot read them (a dispatch that
-// would is skipped), so only copies remain.
+// Other compressed formats (ASTC HDR's SFLOAT formats, PVRTC) have no decoder yet: shaders cannot read them (a
+// dispatch that would is skipped), so only copies remain.
 constexpr VkFormatFeatureFlags2 kUndecodedCompressedFeatures =
     VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
 

@@ -57,6 +57,8 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
   } else if (const format::BlockDecoder block = format::BlockDecoderFor(view.format()); block.decode != nullptr) {
     // A block-compressed view (of an image of a compatible compressed format): texels are decoded from their block.
     d.decodeBlock = block.decode;
+    d.blockWidth = static_cast<uint8_t>(block.width), d.blockHeight = static_cast<uint8_t>(block.height);
+    d.zeroBlockIsError = block.zeroBlockIsError;
     d.kind = format::ValueKind::kFloat;
   } else {
     d.codec = format::ColorCodec(view.format());

@@ -41,9 +41,11 @@ struct ImageDescriptor {
   Aspect aspect = Aspect::kColor;
   VkFormat format = VK_FORMAT_UNDEFINED;  // the view's format (it may differ from the image's)
   format::ColorCodec codec;               // for Aspect::kColor of uncompressed formats
-  // Block-compressed formats (BC1-BC7): texels are read by decoding their 4x4 block; texelBytes is then the block's
+  // Block-compressed formats (BC1-BC7, ETC2, EAC): texels are read by decoding their block; texelBytes is then the block's
   // size and the level's rowPitch strides rows of blocks. Never written (no storage or attachment use).
   format::DecodeBlockFn decodeBlock = nullptr;
+  uint8_t blockWidth = 4, blockHeight = 4;  // the block's footprint (ASTC: up to 12x12)
+  bool zeroBlockIsError = false;            // reads outside the image give zeros, not a decoded zero block
   format::ValueKind kind = format::ValueKind::kFloat;
   bool unormDepth = false;   // D16/D24: Dref is clamped to [0, 1] before the comparison
   uint32_t texelBytes = 0;   // bytes of one sample of one texel in this aspect

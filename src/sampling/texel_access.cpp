@@ -28,7 +28,7 @@ std::byte* TexelAddress(const ImageDescriptor& image, uint32_t level, int32_t x,
 namespace {
 
 // Texel (x, y) of a block-compressed level: its block decoded, the texel picked. Levels whose extent is not a
-// multiple of 4 end in partial blocks; the validation against the texel extent keeps reads inside them.
+// multiple of the block's end in partial blocks; the validation against the texel extent keeps reads inside them.
 bool LoadCompressedTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z,
                          int32_t layer, Texel* out) {
   if (!image.bound || level >= image.levels) return false;
@@ -40,11 +40,11 @@ bool LoadCompressedTexel(const ImageDescriptor& image, uint32_t level, int32_t x
   const auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
   const std::byte* block = l.base + static_cast<uint64_t>(static_cast<uint32_t>(layer)) * l.layerPitch +
                            static_cast<uint64_t>(static_cast<uint32_t>(z)) * l.depthPitch +
-                           static_cast<uint64_t>(uy / 4) * l.rowPitch +
-                           static_cast<uint64_t>(ux / 4) * image.texelBytes;
-  float texels[16][4];
+                           static_cast<uint64_t>(uy / image.blockHeight) * l.rowPitch +
+                           static_cast<uint64_t>(ux / image.blockWidth) * image.texelBytes;
+  float texels[format::kMaxBlockTexels][4];
   image.decodeBlock(block, texels);
-  std::memcpy(out->v, texels[(uy % 4) * 4 + ux % 4], sizeof out->v);
+  std::memcpy(out->v, texels[(uy % image.blockHeight) * image.blockWidth + ux % image.blockWidth], sizeof out->v);
   return true;
 }
 
@@ -82,9 +82,11 @@ Texel ReadTexel(const ImageDescriptor& image, const std::byte* texel) {
 Texel OutOfBoundsTexel(const ImageDescriptor& image) {
   if (!image.bound) return ZeroTexel();
   if (image.decodeBlock != nullptr) {
-    // A block of zero bytes, as for uncompressed formats: black (opaque except for BC1 with alpha, BC2 and BC3).
+    // A block of zero bytes, as for uncompressed formats: black (opaque except for BC1 with alpha, BC2 and BC3). An
+    // all-zero ASTC block is an error block (magenta): zeros instead, as robustImageAccess2 allows for any format.
+    if (image.zeroBlockIsError) return ZeroTexel();
     const std::byte zeroBlock[16] = {};
-    float texels[16][4];
+    float texels[format::kMaxBlockTexels][4];
     image.decodeBlock(zeroBlock, texels);
     Texel out;
     std::memcpy(out.v, texels[0], sizeof out.v);

@@ -68,7 +68,7 @@ void BlitOneAspect(const BlitAspect& blit) {
   bool colour = blit.aspect == VK_IMAGE_ASPECT_COLOR_BIT;
   ColorCodec srcCodec(colour ? blit.src.format : VK_FORMAT_UNDEFINED);
   ColorCodec dstCodec(colour ? blit.dst.format : VK_FORMAT_UNDEFINED);
-  // A block-compressed source (BC1-BC7) is read through its block decoder; its texels are floats.
+  // A block-compressed source (BC1-BC7, ETC2, EAC) is read through its block decoder; its texels are floats.
   const format::BlockDecoder srcBlocks = colour ? format::BlockDecoderFor(blit.src.format) : format::BlockDecoder{};
   const bool compressedSource = srcBlocks.decode != nullptr;
   bool sameFormat = blit.src.format == blit.dst.format;
@@ -106,10 +106,11 @@ void BlitOneAspect(const BlitAspect& blit) {
     PlaneView to = layer == 0 ? dstPlane : PlaneAt(blit.dst, blit.aspect, d.mipLevel, d.baseArrayLayer + layer);
     auto fetch = [&](uint32_t x, uint32_t y, uint32_t z) {
       if (!compressedSource) return srcCodec.Decode(from.Block(x, y, z));
-      float texels[16][4];
-      srcBlocks.decode(from.Block(x / 4, y / 4, z), texels);
+      float texels[format::kMaxBlockTexels][4];
+      const uint32_t w = srcBlocks.width, h = srcBlocks.height;
+      srcBlocks.decode(from.Block(x / w, y / h, z), texels);
       VkClearColorValue value;
-      std::memcpy(value.float32, texels[(y % 4) * 4 + x % 4], sizeof value.float32);
+      std::memcpy(value.float32, texels[(y % h) * w + x % w], sizeof value.float32);
       return value;
     };
     for (uint32_t z = dstZBegin; z < dstZEnd; ++z) {

@@ -47,10 +47,14 @@ struct ImageSpec {
   VkComponentMapping components{};
 };
 
-// Bytes of one texel of the formats the harness handles (0 for others); of one 4x4 block for BC formats.
+// Bytes of one texel of the formats the harness handles (0 for others); of one block for compressed formats.
 uint32_t TexelBytes(VkFormat format);
-// Bytes of one 4x4 block of a BC format, 0 for other formats.
+// Bytes of one block of a BC, ETC2, EAC or ASTC format, 0 for other formats.
 uint32_t CompressedBlockBytes(VkFormat format);
+// The block footprint of those formats (4x4 but for ASTC), {0, 0} for other formats.
+VkExtent2D CompressedBlockExtent(VkFormat format);
+// The extent of one level of an ImageSpec.
+VkExtent3D LevelExtent(const ImageSpec& spec, uint32_t level);
 // Bytes of one level of an ImageSpec (all its layers), tightly packed as vkCmdCopyBufferToImage reads them.
 size_t LevelBytes(const ImageSpec& spec, uint32_t level);
 // Words of an ImageSpec's contents: every level and layer.

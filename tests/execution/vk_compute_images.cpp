@@ -23,16 +23,17 @@ VkImageType ImageTypeOf(VkImageViewType view) {
   }
 }
 
-VkExtent3D LevelExtent(const ImageSpec& spec, uint32_t level) {
-  return {std::max(1u, spec.extent.width >> level), std::max(1u, spec.extent.height >> level),
-          std::max(1u, spec.extent.depth >> level)};
-}
 
 std::string Failed(const char* call, VkResult result) {
   return std::string(call) + " returned " + std::to_string(static_cast<int>(result));
 }
 
 }  // namespace
+
+VkExtent3D LevelExtent(const ImageSpec& spec, uint32_t level) {
+  return {std::max(1u, spec.extent.width >> level), std::max(1u, spec.extent.height >> level),
+          std::max(1u, spec.extent.depth >> level)};
+}
 
 uint32_t TexelBytes(VkFormat format) {
   switch (format) {
@@ -55,20 +56,37 @@ uint32_t CompressedBlockBytes(VkFormat format) {
   switch (format) {
     case VK_FORMAT_BC1_RGB_UNORM_BLOCK: case VK_FORMAT_BC1_RGB_SRGB_BLOCK: case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
     case VK_FORMAT_BC1_RGBA_SRGB_BLOCK: case VK_FORMAT_BC4_UNORM_BLOCK: case VK_FORMAT_BC4_SNORM_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK: case VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK: case VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK:
+    case VK_FORMAT_EAC_R11_UNORM_BLOCK: case VK_FORMAT_EAC_R11_SNORM_BLOCK:
       return 8;
     case VK_FORMAT_BC2_UNORM_BLOCK: case VK_FORMAT_BC2_SRGB_BLOCK: case VK_FORMAT_BC3_UNORM_BLOCK:
     case VK_FORMAT_BC3_SRGB_BLOCK: case VK_FORMAT_BC5_UNORM_BLOCK: case VK_FORMAT_BC5_SNORM_BLOCK:
     case VK_FORMAT_BC6H_UFLOAT_BLOCK: case VK_FORMAT_BC6H_SFLOAT_BLOCK: case VK_FORMAT_BC7_UNORM_BLOCK:
-    case VK_FORMAT_BC7_SRGB_BLOCK:
+    case VK_FORMAT_BC7_SRGB_BLOCK: case VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK: case VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK:
+    case VK_FORMAT_EAC_R11G11_UNORM_BLOCK: case VK_FORMAT_EAC_R11G11_SNORM_BLOCK:
       return 16;
-    default: return 0;
+    default:
+      return format >= VK_FORMAT_ASTC_4x4_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK ? 16 : 0;
   }
+}
+
+VkExtent2D CompressedBlockExtent(VkFormat format) {
+  if (format >= VK_FORMAT_ASTC_4x4_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK) {
+    static constexpr VkExtent2D kAstc[14] = {{4, 4}, {5, 4}, {5, 5}, {6, 5}, {6, 6}, {8, 5}, {8, 6},
+                                             {8, 8}, {10, 5}, {10, 6}, {10, 8}, {10, 10}, {12, 10}, {12, 12}};
+    return kAstc[(format - VK_FORMAT_ASTC_4x4_UNORM_BLOCK) / 2];
+  }
+  return CompressedBlockBytes(format) != 0 ? VkExtent2D{4, 4} : VkExtent2D{0, 0};
 }
 
 size_t LevelBytes(const ImageSpec& spec, uint32_t level) {
   const VkExtent3D e = LevelExtent(spec, level);
-  if (const uint32_t block = CompressedBlockBytes(spec.format); block != 0)
-    return size_t{(e.width + 3) / 4} * ((e.height + 3) / 4) * e.depth * spec.layers * block;
+  if (const uint32_t block = CompressedBlockBytes(spec.format); block != 0) {
+    const VkExtent2D b = CompressedBlockExtent(spec.format);
+    return size_t{(e.width + b.width - 1) / b.width} * ((e.height + b.height - 1) / b.height) * e.depth *
+           spec.layers * block;
+  }
   return size_t{e.width} * e.height * e.depth * spec.layers * TexelBytes(spec.format);
 }
 

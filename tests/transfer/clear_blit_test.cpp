@@ -184,6 +184,30 @@ TEST(BlitImage, DecodesABc1Source) {
   EXPECT_EQ(rgba(5, 5), 0xff0000ffu);
 }
 
+// An ASTC source is decoded through its own footprint (6x5 here, not 4x4): four constant-colour (void-extent) blocks
+// of a 12x10 image, each texel taking the colour of the block that holds it.
+TEST(BlitImage, DecodesAnAstcSourceByItsFootprint) {
+  TestImage src(VK_FORMAT_ASTC_6x5_UNORM_BLOCK, {12, 10, 1}), dst(VK_FORMAT_R8G8B8A8_UNORM, {12, 10, 1});
+  const uint64_t lo = 0x1fcu | 0xc00u | (uint64_t{0xfffffffffffffu} << 12);  // all-ones extents: constant colour
+  const uint64_t colours[4] = {0xffff00000000ffffu, 0xffff0000ffff0000u, 0xffffffff00000000u, 0xffffffffffffffffu};
+  for (uint32_t b = 0; b < 4; ++b) {
+    std::byte* block = src.Block(VK_IMAGE_ASPECT_COLOR_BIT, b % 2, b / 2);
+    std::memcpy(block, &lo, 8), std::memcpy(block + 8, &colours[b], 8);
+  }
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                      {{0, 0, 0}, {12, 10, 1}}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {{0, 0, 0}, {12, 10, 1}}};
+  BlitImage(src.surface, dst.surface, {&region, 1}, VK_FILTER_NEAREST);
+  auto rgba = [&](uint32_t x, uint32_t y) {
+    const std::byte* t = dst.Texel(x, y);
+    return std::to_integer<uint32_t>(t[0]) | std::to_integer<uint32_t>(t[1]) << 8 |
+           std::to_integer<uint32_t>(t[2]) << 16 | std::to_integer<uint32_t>(t[3]) << 24;
+  };
+  EXPECT_EQ(rgba(5, 4), 0xff0000ffu);  // block (0, 0): red
+  EXPECT_EQ(rgba(6, 4), 0xff00ff00u);  // block (1, 0): green
+  EXPECT_EQ(rgba(5, 5), 0xffff0000u);  // block (0, 1): blue
+  EXPECT_EQ(rgba(11, 9), 0xffffffffu);
+}
+
 TEST(ResolveImage, AveragesFourSamplesAndTakesSampleZeroOfIntegers) {
   TestImage src(VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 1, 1, VK_SAMPLE_COUNT_4_BIT), dst(VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1});
   const unsigned samples[4] = {0, 100, 200, 255};

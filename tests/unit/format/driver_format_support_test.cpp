@@ -45,7 +45,7 @@ TEST(DriverFormatSupport, DropsWhatCrashtestCannotDo) {
 }
 
 TEST(DriverFormatSupport, NoBlitsForUndecodedCompressedOrYcbcrFormats) {
-  for (VkFormat f : {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, VK_FORMAT_ASTC_8x8_SRGB_BLOCK,
+  for (VkFormat f : {VK_FORMAT_ASTC_8x8_SFLOAT_BLOCK, VK_FORMAT_PVRTC1_4BPP_UNORM_BLOCK_IMG,
                      VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, VK_FORMAT_G8B8G8R8_422_UNORM}) {
     FormatSupport s = DriverFormatSupport(f);
     EXPECT_EQ(s.optimalTilingFeatures & (VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT), 0u)
@@ -54,23 +54,25 @@ TEST(DriverFormatSupport, NoBlitsForUndecodedCompressedOrYcbcrFormats) {
   }
 }
 
-// The spec's "Required Format Support" for textureCompressionBC: every BC format sampled with a linear filter and
-// blitted from; never stored to or rendered to. Formats without a decoder are only copied.
-TEST(DriverFormatSupport, BcFormatsAreSampledAndBlittedFrom) {
+// The spec's "Required Format Support" for textureCompressionBC, _ETC2 and _ASTC_LDR: every BC, ETC2, EAC and ASTC
+// LDR format sampled with a linear filter and blitted from; never stored to or rendered to. Formats without a
+// decoder are only copied.
+TEST(DriverFormatSupport, DecodedCompressedFormatsAreSampledAndBlittedFrom) {
   constexpr VkFormatFeatureFlags2 kRequired = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT |
                                               VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                                               VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT |
                                               VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
   constexpr VkFormatFeatureFlags2 kNever = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT |
                                            VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
-  for (int f = VK_FORMAT_BC1_RGB_UNORM_BLOCK; f <= VK_FORMAT_BC7_SRGB_BLOCK; ++f) {
+  // BC1 to BC7, then ETC2, EAC and ASTC LDR follow each other in VkFormat.
+  for (int f = VK_FORMAT_BC1_RGB_UNORM_BLOCK; f <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK; ++f) {
     const FormatSupport s = DriverFormatSupport(static_cast<VkFormat>(f));
     EXPECT_EQ(s.optimalTilingFeatures & kRequired, kRequired) << f;
     EXPECT_EQ(s.optimalTilingFeatures & kNever, 0u) << f;
   }
-  const FormatSupport etc2 = DriverFormatSupport(VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK);
-  EXPECT_EQ(etc2.optimalTilingFeatures & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT, 0u) << "no ETC2 decoder yet";
-  EXPECT_NE(etc2.optimalTilingFeatures & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT, 0u);
+  const FormatSupport hdr = DriverFormatSupport(VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK);
+  EXPECT_EQ(hdr.optimalTilingFeatures & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT, 0u) << "no ASTC HDR decoder";
+  EXPECT_NE(hdr.optimalTilingFeatures & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT, 0u);
 }
 
 TEST(DriverFormatSupport, NoBufferFeaturesWhereTheSpecForbidsThem) {
