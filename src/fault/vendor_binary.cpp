@@ -75,6 +75,9 @@ std::vector<std::byte> BuildVendorBinary(const FaultIdentity& identity, std::spa
   Section(w, dump::kSectionBreadcrumbs, &sections,
           [&] { dump::WriteBreadcrumbsSection(w, content.markers, content.checkpoints); });
   Section(w, dump::kSectionObjectNames, &sections, [&] { dump::WriteObjectNamesSection(w, content.names); });
+  if (!content.queued.empty())
+    Section(w, dump::kSectionQueuedSubmissions, &sections,
+            [&] { dump::WriteQueuedSubmissionsSection(w, content.queued); });
   w.PatchU32(sectionCountField, sections);
   return w.Take();
 }
