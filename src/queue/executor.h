@@ -70,7 +70,7 @@ class Executor {
   // fault), while this executor may be running: what it published (the submission, the command it reached,
   // whether it waits on semaphores). Called under the device's execution lock, which keeps the submission and its
   // streams alive (EndSubmissionLocked); an idle queue is described as such (serial 0). Between two commands it
-  // says so ("between command 3 (…) and command 4 (…)", "after command 9 (…) completed"): no command executes.
+  // says so ("between command 3 (…) and command 4 (…)", "after command 10 (…) completed"): no command executes.
   void DescribeFromAnotherThread(dump::Submission& out, VkPipeline bound[2]) const;
   // How long each pipeline's dispatches took on this queue (for the inline decision, queue/inline_submit.h).
   const DispatchHistory& dispatchHistory() const { return dispatchHistory_; }

@@ -4,12 +4,14 @@ namespace crashtest {
 
 namespace {
 
-// "command 3 (vkCmdDispatch)", or "command 3" when the dump's command lists do not reach it.
+// "command 4 (vkCmdDispatch)" for the command of index 3 — a message counts from 1, as fault reports do
+// (docs/faults.md, "Numbering") — or "command 4" when the dump's command lists do not reach it.
 std::string CommandText(const dump::Submission& s, uint32_t index) {
+  const std::string number = "command " + std::to_string(uint64_t{index} + 1);
   for (const dump::CommandBufferRecord& cb : s.commandBuffers)
     for (const dump::Command& c : cb.commands)
-      if (c.index == index) return "command " + std::to_string(index) + " (" + c.name + ")";
-  return "command " + std::to_string(index);
+      if (c.index == index) return number + " (" + c.name + ")";
+  return number;
 }
 
 }  // namespace

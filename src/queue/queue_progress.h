@@ -25,9 +25,10 @@ struct QueueProgress {
 // Rewrites `out`, a submission described with command `next` as the executing one, for a queue that completed
 // the `next` commands before it and has not started command `next` (of `total`): no command executes, the
 // commands from `next` on are "not run", and the state says where the queue stands, after `prefix` ("waiting on
-// semaphores "): "before command 0 (vkCmdFillBuffer): no command started", "between command 2 (vkCmdFillBuffer)
-// and command 3 (vkCmdDispatch): the first completed, the second not started", "after command 9 (vkCmdDispatch)
-// completed, the last of the submission" or "no commands in the submission".
+// semaphores "), numbering commands from 1 as messages do: "before command 1 (vkCmdFillBuffer): no command
+// started", "between command 3 (vkCmdFillBuffer) and command 4 (vkCmdDispatch): the first completed, the second
+// not started", "after command 10 (vkCmdDispatch) completed, the last of the submission" or "no commands in the
+// submission".
 void DescribeBetweenCommands(dump::Submission& out, uint32_t next, uint32_t total, const std::string& prefix);
 
 }  // namespace crashtest

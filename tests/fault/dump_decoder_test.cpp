@@ -189,7 +189,7 @@ TEST(DumpDecoder, QueuedSubmissionsAreListedPerQueue) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("commands of submission 5 on queue 1 of family 0 (queued, not started):\n"
-                      "  command buffer 20 \"Next\":\n    not run 0 vkCmdDispatch 1 x 1 x 1 workgroups\n"),
+                      "  command buffer 20 \"Next\":\n    not run 1 vkCmdDispatch 1 x 1 x 1 workgroups\n"),
             std::string::npos)
       << text;
   const nlohmann::json json = dump::DumpJson(d);
@@ -207,7 +207,7 @@ TEST(DumpDecoder, TextNamesTheCommandLabelsInstructionAndTheFreedOwner) {
   std::string error;
   ASSERT_TRUE(dump::DecodeVendorBinary(RichDump(), &d, &error)) << error;
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 5 (vkCmdDispatch, pipeline 9 \"Blur\", 4 x 1 x 1 workgroups) of command "
+  EXPECT_NE(text.find("executing command 6 (vkCmdDispatch, pipeline 9 \"Blur\", 4 x 1 x 1 workgroups) of command "
                       "buffer 7 \"Frame\", submission 4 on queue 1 of family 0, inside labels Frame 12 > Shadows, "
                       "when the device was lost"),
             std::string::npos)
@@ -221,7 +221,7 @@ TEST(DumpDecoder, TextNamesTheCommandLabelsInstructionAndTheFreedOwner) {
   const nlohmann::json json = dump::DumpJson(d);
   EXPECT_EQ(json["faults"][0]["address"]["useAfterFree"], true);
   EXPECT_EQ(json["faults"][0]["address"]["resource"]["name"], "Particles");
-  EXPECT_EQ(json["submissions"][0]["executing"]["command"], 5);
+  EXPECT_EQ(json["submissions"][0]["executing"]["command"], 5) << "JSON keeps the index from 0";
   EXPECT_EQ(json["pipelines"][0]["fault"]["line"], 10);
 }
 

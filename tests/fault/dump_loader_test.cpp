@@ -279,7 +279,7 @@ TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
   EXPECT_FALSE(owner->freed);
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 5 (vkCmdDispatch, pipeline "), std::string::npos) << text;
+  EXPECT_NE(text.find("executing command 6 (vkCmdDispatch, pipeline "), std::string::npos) << text;
   EXPECT_NE(text.find("\"Blur\", 2 x 1 x 1 workgroups) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Frame 12 > Shadows, when the device was lost"), std::string::npos) << text;
   EXPECT_NE(text.find("\"Scene\""), std::string::npos) << text;
@@ -365,9 +365,9 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   for (size_t i = 1; i < d.content.submissions.size(); ++i) EXPECT_EQ(d.content.submissions[i].serial, 0u);
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 6 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
+  EXPECT_NE(text.find("executing command 7 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Pass, when the device was lost"), std::string::npos) << text;
-  EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    0"),
+  EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    1"),
             std::string::npos)
       << text;
   if (device_->queues.size() > 1) {
@@ -416,15 +416,15 @@ TEST_F(DumpLoaderTest, LossWhileWaitingOnASemaphoreSaysSo) {
   ASSERT_EQ(s.commandBuffers[0].commands.size(), 1u);
   EXPECT_EQ(s.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("waiting on semaphores before command 0 (vkCmdFillBuffer): no command started, submission 1 "
+  EXPECT_NE(text.find("waiting on semaphores before command 1 (vkCmdFillBuffer): no command started, submission 1 "
                       "on queue 0"),
             std::string::npos)
       << text;
 }
 
 // Queue 1 loses the device (a dispatch of "Blur") once queue 0 has signalled it from between two commands: queue 0
-// completed command 0 (its first batch), signalled, and has not started command 1 (its second batch waits on a
-// semaphore nobody signals). The dump says exactly that — between command 0 and command 1, neither executing —
+// completed its first command (its first batch), signalled, and has not started the second (its second batch waits
+// on a semaphore nobody signals). The dump says exactly that — between command 1 and command 2, neither executing —
 // and lists the submissions queue 0 held queued behind, not started, with their command buffers. Deterministic:
 // the signal orders queue 0's progress before the loss, and queue 0 can go no further.
 TEST_F(DumpLoaderTest, LossFromAnotherQueueSaysBetweenWhichCommandsAndListsTheQueued) {
@@ -457,7 +457,7 @@ TEST_F(DumpLoaderTest, LossFromAnotherQueueSaysBetweenWhichCommandsAndListsTheQu
     ASSERT_EQ(vkEndCommandBuffer(cbs[i]), VK_SUCCESS);
   }
   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  // Queue 0, submission 1: [First (command 0), signal] then [wait `never`, Second (commands 1, 2)].
+  // Queue 0, submission 1: [First (index 0), signal] then [wait `never`, Second (indices 1, 2)].
   VkSubmitInfo first[2] = {{VK_STRUCTURE_TYPE_SUBMIT_INFO}, {VK_STRUCTURE_TYPE_SUBMIT_INFO}};
   first[0].commandBufferCount = 1;
   first[0].pCommandBuffers = &cbs[0];
@@ -508,7 +508,7 @@ TEST_F(DumpLoaderTest, LossFromAnotherQueueSaysBetweenWhichCommandsAndListsTheQu
   EXPECT_EQ(between.serial, 1u);
   EXPECT_EQ(between.executing, dump::kNoCommand) << "no command executes between two commands";
   EXPECT_TRUE(between.executingName.empty());
-  EXPECT_NE(between.executingDetail.find("between command 0 (vkCmdFillBuffer) and command 1 (vkCmdFillBuffer): the "
+  EXPECT_NE(between.executingDetail.find("between command 1 (vkCmdFillBuffer) and command 2 (vkCmdFillBuffer): the "
                                          "first completed, the second not started"),
             std::string::npos)
       << between.executingDetail;
@@ -535,7 +535,7 @@ TEST_F(DumpLoaderTest, LossFromAnotherQueueSaysBetweenWhichCommandsAndListsTheQu
   EXPECT_TRUE(d.content.queued[1].commandBuffers.empty());
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("between command 0 (vkCmdFillBuffer) and command 1 (vkCmdFillBuffer): the first completed, "
+  EXPECT_NE(text.find("between command 1 (vkCmdFillBuffer) and command 2 (vkCmdFillBuffer): the first completed, "
                       "the second not started, submission 1 on queue 0 of family 1"),
             std::string::npos)
       << text;

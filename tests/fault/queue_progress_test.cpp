@@ -43,14 +43,16 @@ TEST(QueueProgress, TellsAStartedCommandFromCompletedOnes) {
 }
 
 TEST(QueueProgress, BetweenTwoCommandsNamesBothAndRunsNeither) {
-  dump::Submission s = FiveCommands(3);  // command 2 completed, command 3 (the next command buffer's) not started
+  // Index 2 completed, index 3 (the next command buffer's first) not started.
+  dump::Submission s = FiveCommands(3);
   DescribeBetweenCommands(s, 3, 5, "");
   EXPECT_EQ(s.executing, dump::kNoCommand);
   EXPECT_TRUE(s.executingName.empty());
   EXPECT_EQ(s.executingCommandBuffer, 0u);
   EXPECT_EQ(s.executingDetail,
-            "between command 2 (vkCmdDispatch) and command 3 (vkCmdSetEvent): the first completed, the second not "
-            "started");
+            "between command 3 (vkCmdDispatch) and command 4 (vkCmdSetEvent): the first completed, the second not "
+            "started")
+      << "messages count commands from 1";
   for (const dump::CommandBufferRecord& cb : s.commandBuffers)
     for (const dump::Command& c : cb.commands)
       EXPECT_EQ(c.state, c.index < 3 ? dump::CommandState::Completed : dump::CommandState::NotRun) << c.index;
@@ -59,13 +61,13 @@ TEST(QueueProgress, BetweenTwoCommandsNamesBothAndRunsNeither) {
 TEST(QueueProgress, BeforeTheFirstAndAfterTheLastCommand) {
   dump::Submission before = FiveCommands(0);
   DescribeBetweenCommands(before, 0, 5, "waiting on semaphores ");
-  EXPECT_EQ(before.executingDetail, "waiting on semaphores before command 0 (vkCmdFillBuffer): no command started");
+  EXPECT_EQ(before.executingDetail, "waiting on semaphores before command 1 (vkCmdFillBuffer): no command started");
   EXPECT_EQ(before.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
 
   dump::Submission after = FiveCommands(5);
   DescribeBetweenCommands(after, 5, 5, "");
   EXPECT_EQ(after.executing, dump::kNoCommand);
-  EXPECT_EQ(after.executingDetail, "after command 4 (vkCmdDispatch) completed, the last of the submission");
+  EXPECT_EQ(after.executingDetail, "after command 5 (vkCmdDispatch) completed, the last of the submission");
   EXPECT_EQ(after.commandBuffers[1].commands[1].state, dump::CommandState::Completed);
 
   dump::Submission empty;
@@ -80,7 +82,7 @@ TEST(QueueProgress, ACommandCutFromTheListIsNamedByNumber) {
   s.commandBuffers.pop_back();
   DescribeBetweenCommands(s, 3, 5, "");
   EXPECT_EQ(s.executingDetail,
-            "between command 2 (vkCmdDispatch) and command 3: the first completed, the second not started");
+            "between command 3 (vkCmdDispatch) and command 4: the first completed, the second not started");
 }
 
 }  // namespace

@@ -170,7 +170,9 @@ std::string DumpText(const Decoded& d) {
   for (const Submission& s : c.submissions) {
     out << "\n";
     if (s.executing != kNoCommand) {
-      out << "executing command " << s.executing << " (" << s.executingName
+      // Positions in messages count from 1, as the fault reports' "command 6" (docs/faults.md, "Numbering"); the
+      // binary and the JSON keep the index from 0.
+      out << "executing command " << uint64_t{s.executing} + 1 << " (" << s.executingName
           << (s.executingDetail.empty() ? "" : ", " + s.executingDetail) << ") of command buffer "
           << s.executingCommandBuffer;
       for (const CommandBufferRecord& cb : s.commandBuffers)
@@ -244,7 +246,7 @@ std::string DumpText(const Decoded& d) {
         const char* mark = k.state == CommandState::Completed ? "done   "
                            : k.state == CommandState::Executing ? "FAULT >"
                                                                 : "not run";
-        out << "    " << mark << " " << k.index << " " << k.name << (k.detail.empty() ? "" : " " + k.detail) << "\n";
+        out << "    " << mark << " " << uint64_t{k.index} + 1 << " " << k.name << (k.detail.empty() ? "" : " " + k.detail) << "\n";
       }
     }
   };
