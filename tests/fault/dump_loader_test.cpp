@@ -280,6 +280,8 @@ TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
 
   const std::string text = dump::DumpText(d);
   EXPECT_NE(text.find("executing command 6 (vkCmdDispatch, pipeline "), std::string::npos) << text;
+  EXPECT_NE(d.faults[0].description.find("command 6, vkCmdDispatch"), std::string::npos)
+      << d.faults[0].description << ": the report and the decode number the command alike";
   EXPECT_NE(text.find("\"Blur\", 2 x 1 x 1 workgroups) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Frame 12 > Shadows, when the device was lost"), std::string::npos) << text;
   EXPECT_NE(text.find("\"Scene\""), std::string::npos) << text;
