@@ -78,6 +78,9 @@ std::vector<std::byte> BuildVendorBinary(const FaultIdentity& identity, std::spa
     Section(w, dump::kSectionCapturedFrames, &sections,
             [&] { dump::WriteCapturedFramesSection(w, content.capturedFrames); });
   Section(w, dump::kSectionObjectNames, &sections, [&] { dump::WriteObjectNamesSection(w, content.names); });
+  if (!content.queued.empty())
+    Section(w, dump::kSectionQueuedSubmissions, &sections,
+            [&] { dump::WriteQueuedSubmissionsSection(w, content.queued); });
   w.PatchU32(sectionCountField, sections);
   return w.Take();
 }

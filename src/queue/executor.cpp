@@ -18,6 +18,7 @@
 #include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/queue.h"
+#include "queue/queue_progress.h"
 #include "transfer/transfer_ops.h"
 
 namespace crashtest {
@@ -85,7 +86,7 @@ void Executor::AdvanceSimulatedClock(CommandOp op) {
 void Executor::BeginSubmission(const Submission& submission) {
   submission_ = &submission;
   cursor_ = ExecutionCursor{submission.serial, 0, CommandOp::Count};
-  runningCommand_.store(0, std::memory_order_relaxed);
+  progress_.store(QueueProgress::Completed(0), std::memory_order_relaxed);
   running_.store(&submission, std::memory_order_release);
   nextFault_ = submission.commandFaults.data();
   lastFault_ = submission.commandFaults.data() + submission.commandFaults.size();
@@ -148,6 +149,8 @@ bool Executor::RunStream(const CommandChunk* stream) {
   // readable until the submission releases its hold, whenever the application frees the command buffer.
   ForEachRecord(stream, [&](const CommandHeader& header, const void* record) -> bool {
     cursor_.op = header.op;
+    // Started before its fault point: a queue hung at a command is executing it.
+    progress_.store(QueueProgress::Started(cursor_.command), std::memory_order_relaxed);
     // One predictable branch per command when no command fault is pending (every submission of a device whose
     // plan has no command trigger).
     if (nextFault_ != lastFault_ && IsFaultPoint(header.op)) [[unlikely]] {
@@ -157,7 +160,7 @@ bool Executor::RunStream(const CommandChunk* stream) {
     if (execution_.lost()) [[unlikely]] return live = false;
     if (simulatedClock_ != nullptr) AdvanceSimulatedClock(header.op);
     live = Run(header.op, record);
-    runningCommand_.store(++cursor_.command, std::memory_order_relaxed);
+    progress_.store(QueueProgress::Completed(++cursor_.command), std::memory_order_relaxed);
     return live;
   });
   return live;

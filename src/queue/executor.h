@@ -44,7 +44,8 @@ class Executor {
   explicit Executor(Queue& queue);
 
   // The submission about to run; it (with its command faults, queue/command_fault_scan.h, fired when their
-  // command is reached) must outlive its execution, which ends with EndSubmissionLocked.
+  // command is reached) must outlive its execution, which ends with EndSubmissionLocked. The worker calls it under
+  // its queue lock as it takes the submission, so a crash dump sees every submission either queued or running.
   void BeginSubmission(const Submission& submission);
   // The queue waits on a batch's semaphores (true) or is done waiting (false), for crash dumps.
   void NoteWaiting(bool waiting) { waiting_.store(waiting, std::memory_order_relaxed); }
@@ -59,6 +60,7 @@ class Executor {
   // The executor running a stream on this thread (inside Execute), for crash dumps; nullptr elsewhere.
   static const Executor* OnThisThread();
   const Device& device() const;
+  const Queue& queue() const { return queue_; }
   // For a crash dump raised on this executor's thread: the submission being executed (every command buffer's
   // commands, the executing one, the label stack there) and the pipelines bound at that command (compute, then
   // graphics; VK_NULL_HANDLE when none) (queue/executor_dump.cpp). Walks the held streams once; nothing is
@@ -67,7 +69,8 @@ class Executor {
   // The same for a crash dump raised on another thread (a timed, injected or watchdog loss, another queue's
   // fault), while this executor may be running: what it published (the submission, the command it reached,
   // whether it waits on semaphores). Called under the device's execution lock, which keeps the submission and its
-  // streams alive (EndSubmissionLocked); an idle queue is described as such (serial 0).
+  // streams alive (EndSubmissionLocked); an idle queue is described as such (serial 0). Between two commands it
+  // says so ("between command 3 (…) and command 4 (…)", "after command 10 (…) completed"): no command executes.
   void DescribeFromAnotherThread(dump::Submission& out, VkPipeline bound[2]) const;
   // How long each pipeline's dispatches took on this queue (for the inline decision, queue/inline_submit.h).
   const DispatchHistory& dispatchHistory() const { return dispatchHistory_; }
@@ -130,10 +133,11 @@ class Executor {
   ExecutionCursor cursor_;
   const Submission* submission_ = nullptr;
   // What another thread's crash dump reads (DescribeFromAnotherThread): the submission running (set when it
-  // begins, cleared under the execution lock when it ends), the command reached (cursor_.command), and whether
-  // the queue waits on a batch's semaphores. Relaxed stores: a plain store per command on the hot path.
+  // begins, cleared under the execution lock when it ends), where it is among its commands (QueueProgress,
+  // queue/queue_progress.h: command N started, or N commands completed), and whether the queue waits on a batch's
+  // semaphores. Relaxed stores: two plain stores per command on the hot path.
   std::atomic<const Submission*> running_{nullptr};
-  std::atomic<uint32_t> runningCommand_{0};
+  std::atomic<uint64_t> progress_{0};
   std::atomic<bool> waiting_{false};
   // The submission's command faults not fired yet ([nextFault_, lastFault_)), and the fault points seen so far.
   const CommandFault* nextFault_ = nullptr;
@@ -150,9 +154,13 @@ class Executor {
   std::vector<ActiveQuery> activeQueries_;
 };
 
+// A submission still queued behind the running one (not started): its command buffers and their commands, all
+// "not run" (queue/executor_dump.cpp). Its streams are held (QueueWorker::TakeHolds).
+void DescribeQueuedSubmission(const Queue& queue, const Submission& submission, dump::QueuedSubmission& out);
+
 // The crash dump's submissions and pipelines (queue/executor_dump.cpp): the losing thread's own queue first when it
 // runs one of `device` (with the faulting shader instruction for a shader fault), then every other queue as far as
-// it got, or idle.
+// it got, or idle; then the submissions every queue holds queued, not started.
 void DescribeQueues(const Device& device, std::span<const FaultReport> reports, const std::string& faultId,
                     dump::Content& content);
 

@@ -15,6 +15,7 @@
 #include "queue/device_execution.h"
 #include "queue/executor.h"
 #include "queue/queue.h"
+#include "queue/queue_progress.h"
 #include "statistics/statistic_table.h"
 
 namespace crashtest {
@@ -204,10 +205,10 @@ bool DescribeShaderFault(const Pipeline& pipeline, uint64_t op, dump::ShaderFaul
 
 // Lists `submission` as the executor numbers its commands (every command buffer in submission order, a
 // secondary's commands before the vkCmdExecuteCommands that runs them), `executing` being the command the queue
-// was at (kNoCommand: it had not started one, e.g. waiting on semaphores). Leaves the pipelines bound at that
-// command in `bound` (compute, graphics).
-void DescribeSubmission(const Queue& queue, const DeviceExecution& execution, const Submission& submission,
-                        uint32_t executing, dump::Submission& out, VkPipeline bound[2]) {
+// was at (kNoCommand: it had not started one, e.g. hung at the submit). Leaves the pipelines bound at that
+// command in `bound` (compute, graphics). Returns how many commands the submission has.
+uint32_t DescribeSubmission(const Queue& queue, const DeviceExecution& execution, const Submission& submission,
+                            uint32_t executing, dump::Submission& out, VkPipeline bound[2]) {
   out.family = queue.familyIndex();
   out.queue = queue.index();
   out.serial = submission.serial;
@@ -283,6 +284,7 @@ void DescribeSubmission(const Queue& queue, const DeviceExecution& execution, co
     }
   }
   if (out.executingName.empty()) out.executing = dump::kNoCommand;
+  return index;
 }
 
 // The pipelines bound at the executing command, described once each; a shader fault names its instruction in
@@ -325,27 +327,34 @@ void Executor::DescribeFromAnotherThread(dump::Submission& out, VkPipeline bound
     out.executingDetail = "idle: no submission executing";
     return;
   }
-  // A planned hang at the submit stops the queue before its first command; a queue waiting on a batch's
-  // semaphores has not started the batch's next command.
+  // A planned hang at the submit stops the queue before its first command. Otherwise the queue executes a
+  // command, or stands between two (it completed one and has not started the next, waiting on a batch's
+  // semaphores or not): then no command executes, and the pipelines listed are those bound where it stands.
   const bool hungAtSubmit = submission->hangFault != 0;
   const bool waiting = waiting_.load(std::memory_order_relaxed);
-  const uint32_t reached = runningCommand_.load(std::memory_order_relaxed);
-  DescribeSubmission(queue_, execution_, *submission, hungAtSubmit ? dump::kNoCommand : reached, out, bound);
+  const uint64_t progress = progress_.load(std::memory_order_relaxed);
+  const uint32_t command = QueueProgress::Command(progress);
+  const uint32_t total =
+      DescribeSubmission(queue_, execution_, *submission, hungAtSubmit ? dump::kNoCommand : command, out, bound);
   if (hungAtSubmit) {
     for (dump::CommandBufferRecord& record : out.commandBuffers)
-      for (dump::Command& command : record.commands) command.state = dump::CommandState::NotRun;
+      for (dump::Command& c : record.commands) c.state = dump::CommandState::NotRun;
     out.executingDetail = "hung at the submission (planned hang): no command started";
-  } else if (waiting) {
-    // What DescribeSubmission took for the executing command has not started: the queue waits before it.
-    for (dump::CommandBufferRecord& record : out.commandBuffers)
-      for (dump::Command& command : record.commands)
-        if (command.state == dump::CommandState::Executing) command.state = dump::CommandState::NotRun;
-    out.executing = dump::kNoCommand;
-    out.executingName.clear();
-    out.executingDetail = "waiting on semaphores before command " + std::to_string(reached);
-    out.executingCommandBuffer = 0;
-    bound[0] = bound[1] = VK_NULL_HANDLE;
+  } else if (waiting || !QueueProgress::IsExecuting(progress)) {
+    DescribeBetweenCommands(out, command, total, waiting ? "waiting on semaphores " : "");
   }
+}
+
+void DescribeQueuedSubmission(const Queue& queue, const Submission& submission, dump::QueuedSubmission& out) {
+  dump::Submission described;
+  VkPipeline bound[2];
+  DescribeSubmission(queue, ExecutionOf(queue.device()), submission, 0, described, bound);
+  out.family = described.family;
+  out.queue = described.queue;
+  out.serial = described.serial;
+  out.commandBuffers = std::move(described.commandBuffers);
+  for (dump::CommandBufferRecord& record : out.commandBuffers)
+    for (dump::Command& c : record.commands) c.state = dump::CommandState::NotRun;
 }
 
 void DescribeQueues(const Device& device, std::span<const FaultReport> reports, const std::string& faultId,
@@ -377,6 +386,14 @@ void DescribeQueues(const Device& device, std::span<const FaultReport> reports, 
   });
   for (size_t i = 0; i + 1 < others.size(); i += 2)
     DescribePipelines(device, execution, &others[i], reports, false, content);
+  // What each queue holds queued behind its running submission (under its worker's lock: a submission is either
+  // queued there or published as running, never neither). Under the execution lock too, as above: nothing the
+  // queued command buffers use is destroyed meanwhile.
+  ExecutionOf(device).RunLocked([&](bool) {
+    if (here != nullptr) here->queue().DescribeQueued(content.queued);
+    for (const Queue* queue : device.queues())
+      if (here == nullptr || &queue->executor() != here) queue->DescribeQueued(content.queued);
+  });
 }
 
 }  // namespace crashtest

@@ -42,6 +42,8 @@ VkResult Queue::Submit(Submission&& submission) {
 
 const Executor& Queue::executor() const { return worker_->executor(); }
 
+void Queue::DescribeQueued(std::vector<dump::QueuedSubmission>& out) const { worker_->DescribeQueued(out); }
+
 VkResult Queue::EnqueuePresentWait(Submission&& submission) {
   if (device_.faults().lost()) return VK_ERROR_DEVICE_LOST;
   return worker_->Submit(std::move(submission));

@@ -16,6 +16,10 @@
 
 namespace crashtest {
 
+namespace dump {
+struct QueuedSubmission;
+}
+
 CT_DEFINE_HANDLE(Queue, VkQueue, VK_OBJECT_TYPE_QUEUE);
 class CommandFaultScanner;
 class Device;
@@ -54,6 +58,8 @@ class Queue : public DispatchableObject {
   std::vector<std::string> labels() const;
   // Where the queue is, for crash dumps (Executor::DescribeFromAnotherThread).
   const Executor& executor() const;
+  // Appends the submissions queued behind the running one, not started, for crash dumps.
+  void DescribeQueued(std::vector<dump::QueuedSubmission>& out) const;
   // The last buffer marker written and checkpoint reached (VK_AMD_buffer_marker, VK_NV_device_diagnostic_checkpoints).
   QueueBreadcrumbs& breadcrumbs() { return breadcrumbs_; }
   const QueueBreadcrumbs& breadcrumbs() const { return breadcrumbs_; }

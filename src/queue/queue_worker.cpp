@@ -67,6 +67,7 @@ VkResult QueueWorker::Submit(Submission&& submission) {
     submission.serial = nextSerial_++;
     TakeHolds(submission);
     submitted_.fetch_add(1, std::memory_order_release);
+    executor_.BeginSubmission(submission);
     Process(submission);
     return VK_SUCCESS;
   }
@@ -127,13 +128,21 @@ void QueueWorker::Run() {
       submission = std::move(pending_.front());
       pending_.pop_front();
       ++taken_;
+      // Published before the lock is released: a crash dump finds it queued or running, never neither.
+      executor_.BeginSubmission(submission);
     }
     Process(submission);
   }
 }
 
+void QueueWorker::DescribeQueued(std::vector<dump::QueuedSubmission>& out) const {
+  // The queued submissions hold their command buffers' streams (TakeHolds) and stay in pending_ while the lock is
+  // held.
+  std::lock_guard lock(mutex_);
+  for (const Submission& submission : pending_) DescribeQueuedSubmission(queue_, submission, out.emplace_back());
+}
+
 void QueueWorker::Process(Submission& submission) {
-  executor_.BeginSubmission(submission);
   DeviceExecution& execution = queue_.execution();
   if (submission.hangFault != 0 && !execution.lost()) {
     // A planned hang: the queue makes no progress until the watchdog loses the device (or the device is

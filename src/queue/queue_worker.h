@@ -36,6 +36,8 @@ class QueueWorker {
   void WaitIdle();
   // The executor that runs this queue's submissions (crash dumps read where it is).
   const Executor& executor() const { return executor_; }
+  // For a crash dump: appends the submissions queued behind the running one (not started), in order.
+  void DescribeQueued(std::vector<dump::QueuedSubmission>& out) const;
 
  private:
   VkResult Enqueue(Submission&& submission);
@@ -44,11 +46,12 @@ class QueueWorker {
   // Holds every command buffer the submission executes (CommandBuffer::Hold); cannot fail.
   static void TakeHolds(Submission& submission);
   void Run();
+  // Runs a submission the executor has begun (Executor::BeginSubmission).
   void Process(Submission& submission);
 
   Queue& queue_;
   Executor executor_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;  // guards pending_, stop_ and the taking of a submission (BeginSubmission)
   std::condition_variable wake_;
   std::deque<Submission> pending_;
   bool stop_ = false;

@@ -88,6 +88,119 @@ TEST(Breadcrumbs, Synchronization2FormsNeedTheBreadcrumbExtensionAndSynchronizat
   vkDestroyInstance(instance, nullptr);
 }
 
+// The other half of "with VK_VERSION_1_3 or VK_KHR_synchronization2": on a Vulkan 1.3 device (profile and
+// application both at 1.3) the synchronization2 forms come with their breadcrumb extension alone — this profile
+// does not even list VK_KHR_synchronization2 — and work: vkCmdWriteBufferMarker2AMD writes its marker and
+// vkGetQueueCheckpointData2NV reports the checkpoint after a loss. The same device created by an application at
+// 1.1 is a 1.1 device: the forms stay NULL.
+TEST(Breadcrumbs, Synchronization2FormsOnAVulkan13DeviceNeedOnlyTheBreadcrumbExtension) {
+  TempConfig config(R"({"devices": [")" CRASHTEST_FAULT_DATA_DIR R"(/breadcrumbs-gpu-13.json"]})");
+  const std::vector<const char*> both = {VK_AMD_BUFFER_MARKER_EXTENSION_NAME,
+                                         VK_NV_DEVICE_DIAGNOSTIC_CHECKPOINTS_EXTENSION_NAME};
+  {
+    VkInstance instance = MakeInstance(nullptr, {}, VK_API_VERSION_1_1);
+    ASSERT_NE(instance, VK_NULL_HANDLE);
+    uint32_t count = 1;
+    VkPhysicalDevice gpu = VK_NULL_HANDLE;
+    ASSERT_GE(vkEnumeratePhysicalDevices(instance, &count, &gpu), VK_SUCCESS);
+    {
+      TestDevice device(gpu, nullptr, both);
+      ASSERT_NE(device.device, VK_NULL_HANDLE);
+      EXPECT_NE(vkGetDeviceProcAddr(device.device, "vkCmdWriteBufferMarkerAMD"), nullptr);
+      EXPECT_EQ(vkGetDeviceProcAddr(device.device, "vkCmdWriteBufferMarker2AMD"), nullptr) << "a 1.1 application";
+      EXPECT_EQ(vkGetDeviceProcAddr(device.device, "vkGetQueueCheckpointData2NV"), nullptr) << "a 1.1 application";
+    }
+    vkDestroyInstance(instance, nullptr);
+  }
+
+  VkInstance instance = MakeInstance(nullptr, {}, VK_API_VERSION_1_3);
+  ASSERT_NE(instance, VK_NULL_HANDLE);
+  uint32_t count = 1;
+  VkPhysicalDevice gpu = VK_NULL_HANDLE;
+  ASSERT_GE(vkEnumeratePhysicalDevices(instance, &count, &gpu), VK_SUCCESS);
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(gpu, &properties);
+  ASSERT_GE(properties.apiVersion, VK_API_VERSION_1_3) << "the test needs a Vulkan 1.3 device";
+  ASSERT_FALSE(HasExtension(gpu, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME));
+  ASSERT_TRUE(HasExtension(gpu, VK_AMD_BUFFER_MARKER_EXTENSION_NAME));
+  ASSERT_TRUE(HasExtension(gpu, VK_NV_DEVICE_DIAGNOSTIC_CHECKPOINTS_EXTENSION_NAME));
+  // One breadcrumb extension alone: its own synchronization2 form only.
+  for (const char* extension : both) {
+    TestDevice device(gpu, nullptr, {extension});
+    ASSERT_NE(device.device, VK_NULL_HANDLE);
+    const bool marker = std::strcmp(extension, VK_AMD_BUFFER_MARKER_EXTENSION_NAME) == 0;
+    EXPECT_EQ(vkGetDeviceProcAddr(device.device, "vkCmdWriteBufferMarker2AMD") != nullptr, marker) << extension;
+    EXPECT_EQ(vkGetDeviceProcAddr(device.device, "vkGetQueueCheckpointData2NV") != nullptr, !marker) << extension;
+  }
+
+  // Both, with the synchronization2 feature (core in 1.3) that vkCmdWriteBufferMarker2AMD requires
+  // (VUID-vkCmdWriteBufferMarker2AMD-synchronization2-03893).
+  VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
+  sync2.synchronization2 = VK_TRUE;
+  {
+    TestDevice device(gpu, nullptr, both, &sync2);
+    ASSERT_NE(device.device, VK_NULL_HANDLE);
+    auto marker2 = reinterpret_cast<PFN_vkCmdWriteBufferMarker2AMD>(
+        vkGetDeviceProcAddr(device.device, "vkCmdWriteBufferMarker2AMD"));
+    auto checkpoint = reinterpret_cast<PFN_vkCmdSetCheckpointNV>(
+        vkGetDeviceProcAddr(device.device, "vkCmdSetCheckpointNV"));
+    auto data2 = reinterpret_cast<PFN_vkGetQueueCheckpointData2NV>(
+        vkGetDeviceProcAddr(device.device, "vkGetQueueCheckpointData2NV"));
+    auto inject = reinterpret_cast<PFN_crashtestInjectFault>(
+        vkGetDeviceProcAddr(device.device, CRASHTEST_INJECT_FAULT_NAME));
+    ASSERT_TRUE(marker2 && checkpoint && data2 && inject);
+
+    VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bufferInfo.size = 16;
+    bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateBuffer(device.device, &bufferInfo, nullptr, &buffer), VK_SUCCESS);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    ASSERT_EQ(device.Allocate(4096, &memory), VK_SUCCESS);
+    ASSERT_EQ(vkBindBufferMemory(device.device, buffer, memory, 0), VK_SUCCESS);
+    uint32_t* words = nullptr;
+    ASSERT_EQ(vkMapMemory(device.device, memory, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&words)), VK_SUCCESS);
+    std::memset(words, 0, 16);
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    VkCommandPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateCommandPool(device.device, &poolInfo, nullptr, &pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    ASSERT_EQ(vkAllocateCommandBuffers(device.device, &info, &cb), VK_SUCCESS);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    ASSERT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+    static const int kStep = 0x13;
+    marker2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, buffer, 8, 0x1300);
+    checkpoint(cb, &kStep);
+    ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    ASSERT_EQ(vkQueueSubmit(device.queues[0], 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+    ASSERT_EQ(vkQueueWaitIdle(device.queues[0]), VK_SUCCESS);
+    EXPECT_EQ(words[2], 0x1300u) << "vkCmdWriteBufferMarker2AMD wrote its marker";
+
+    ASSERT_EQ(inject(device.device, R"({"id": "after-step", "effect": "device-lost"})"), VK_ERROR_DEVICE_LOST);
+    count = 0;
+    data2(device.queues[0], &count, nullptr);
+    ASSERT_EQ(count, 2u);
+    std::vector<VkCheckpointData2NV> data(2, {VK_STRUCTURE_TYPE_CHECKPOINT_DATA_2_NV});
+    data2(device.queues[0], &count, data.data());
+    ASSERT_EQ(count, 2u);
+    EXPECT_EQ(data[0].stage, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
+    EXPECT_EQ(data[1].stage, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT);
+    EXPECT_EQ(data[0].pCheckpointMarker, &kStep);
+    EXPECT_EQ(data[1].pCheckpointMarker, &kStep);
+    vkDestroyCommandPool(device.device, pool, nullptr);
+    vkDestroyBuffer(device.device, buffer, nullptr);
+    vkFreeMemory(device.device, memory, nullptr);
+  }
+  vkDestroyInstance(instance, nullptr);
+}
+
 class BreadcrumbLoss : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -81,6 +81,15 @@ dump::Content RichContent() {
   c.checkpoints.push_back({0, 1, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, 0x3});
   c.checkpoints.push_back({0, 1, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, 0x3});
   c.capturedFrames.push_back({21, 299, "/tmp/frames/crashtest-1-swapchain21-frame000299-before-loss.png"});
+  // Queued behind submission 4: submission 5 (one command buffer) and 6 (semaphore operations only).
+  dump::QueuedSubmission q5{0, 1, 5, {}};
+  dump::CommandBufferRecord next;
+  next.id = 20;
+  next.name = "Next";
+  next.commands.push_back({0, "vkCmdDispatch", "1 x 1 x 1 workgroups", dump::CommandState::NotRun});
+  q5.commandBuffers.push_back(next);
+  c.queued.push_back(q5);
+  c.queued.push_back({0, 1, 6, {}});
   return c;
 }
 
@@ -134,7 +143,70 @@ TEST(DumpDecoder, EverySectionRoundTrips) {
   EXPECT_EQ(c.capturedFrames[0].path, expected.capturedFrames[0].path);
   EXPECT_NE(dump::DumpText(d).find("  swapchain 21 frame 299: " + expected.capturedFrames[0].path), std::string::npos);
   EXPECT_EQ(dump::DumpJson(d)["capturedFrames"][0]["frame"], 299);
+  ASSERT_EQ(c.queued.size(), 2u);
+  EXPECT_EQ(c.queued[0].serial, 5u);
+  EXPECT_EQ(c.queued[0].queue, 1u);
+  ASSERT_EQ(c.queued[0].commandBuffers.size(), 1u);
+  EXPECT_EQ(c.queued[0].commandBuffers[0].name, "Next");
+  ASSERT_EQ(c.queued[0].commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(c.queued[0].commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
+  EXPECT_EQ(c.queued[1].serial, 6u);
+  EXPECT_TRUE(c.queued[1].commandBuffers.empty());
   EXPECT_TRUE(d.truncated.empty());
+  EXPECT_TRUE(d.unknownSections.empty());
+}
+
+// Section 9 (queued submissions) is new: a decoder that does not know it skips it by its payload size, and the
+// rest decodes unchanged. Simulated by renumbering it to a type no decoder knows.
+TEST(DumpDecoder, QueuedSubmissionsAreASectionOldDecodersSkip) {
+  std::vector<std::byte> bytes = RichDump();
+  // Walk the sections (container at 72, after "Game\0Engine\0", aligned) to section 9's type field.
+  size_t at = 72 + 16;
+  bool found = false;
+  while (at + 16 <= bytes.size()) {
+    uint32_t type;
+    uint64_t size;
+    std::memcpy(&type, bytes.data() + at, 4);
+    std::memcpy(&size, bytes.data() + at + 8, 8);
+    if (type == dump::kSectionQueuedSubmissions) {
+      const uint32_t unknown = 1000;
+      std::memcpy(bytes.data() + at, &unknown, 4);
+      found = true;
+      break;
+    }
+    at += 16 + (size + 7) / 8 * 8;
+  }
+  ASSERT_TRUE(found);
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(bytes, &d, &error)) << error;
+  EXPECT_TRUE(d.content.queued.empty());
+  EXPECT_EQ(d.unknownSections, std::vector<uint32_t>{1000});
+  EXPECT_EQ(d.content.submissions.size(), 1u);
+  EXPECT_EQ(d.content.checkpoints.size(), 2u);
+}
+
+TEST(DumpDecoder, QueuedSubmissionsAreListedPerQueue) {
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(RichDump(), &d, &error)) << error;
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("queued, not started, on queue 1 of family 0: submission 5 (command buffer 20 \"Next\"), "
+                      "submission 6 (no command buffers)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("commands of submission 5 on queue 1 of family 0 (queued, not started):\n"
+                      "  command buffer 20 \"Next\":\n    not run 1 vkCmdDispatch 1 x 1 x 1 workgroups\n"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = dump::DumpJson(d);
+  ASSERT_EQ(json["queued"].size(), 2u);
+  EXPECT_EQ(json["queued"][0]["serial"], 5);
+  EXPECT_EQ(json["queued"][0]["queue"], 1);
+  EXPECT_EQ(json["queued"][0]["state"], "queued, not started");
+  EXPECT_EQ(json["queued"][0]["commandBuffers"][0]["name"], "Next");
+  EXPECT_EQ(json["queued"][0]["commandBuffers"][0]["commands"][0]["state"], "not-run");
+  EXPECT_EQ(json["queued"][1]["commandBuffers"].size(), 0u);
 }
 
 TEST(DumpDecoder, TextNamesTheCommandLabelsInstructionAndTheFreedOwner) {
@@ -142,7 +214,7 @@ TEST(DumpDecoder, TextNamesTheCommandLabelsInstructionAndTheFreedOwner) {
   std::string error;
   ASSERT_TRUE(dump::DecodeVendorBinary(RichDump(), &d, &error)) << error;
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 5 (vkCmdDispatch, pipeline 9 \"Blur\", 4 x 1 x 1 workgroups) of command "
+  EXPECT_NE(text.find("executing command 6 (vkCmdDispatch, pipeline 9 \"Blur\", 4 x 1 x 1 workgroups) of command "
                       "buffer 7 \"Frame\", submission 4 on queue 1 of family 0, inside labels Frame 12 > Shadows, "
                       "when the device was lost"),
             std::string::npos)
@@ -156,7 +228,7 @@ TEST(DumpDecoder, TextNamesTheCommandLabelsInstructionAndTheFreedOwner) {
   const nlohmann::json json = dump::DumpJson(d);
   EXPECT_EQ(json["faults"][0]["address"]["useAfterFree"], true);
   EXPECT_EQ(json["faults"][0]["address"]["resource"]["name"], "Particles");
-  EXPECT_EQ(json["submissions"][0]["executing"]["command"], 5);
+  EXPECT_EQ(json["submissions"][0]["executing"]["command"], 5) << "JSON keeps the index from 0";
   EXPECT_EQ(json["pipelines"][0]["fault"]["line"], 10);
 }
 

@@ -64,8 +64,9 @@ class DumpLoaderTest : public ::testing::Test {
   }
 
   // An instance whose configuration has `options`, and a device with VK_KHR_device_fault (vendor binary on),
-  // buffer device addresses, one named 64-byte buffer "Scene" and a compute pipeline named "Blur".
-  void Open(const std::string& options) {
+  // buffer device addresses, one named 64-byte buffer "Scene" and a compute pipeline named "Blur"; its queues are
+  // those of `family` (builtin:default: one in family 0, two in family 1, compute and transfer).
+  void Open(const std::string& options, uint32_t family = 0) {
     config_.reset();
     config_ = std::make_unique<TempConfig>(R"({"devices": ["builtin:default"], "options": )" + options + "}");
     instance_ = MakeInstance(nullptr, {VK_EXT_DEBUG_UTILS_EXTENSION_NAME});
@@ -78,7 +79,7 @@ class DumpLoaderTest : public ::testing::Test {
     fault.deviceFaultVendorBinary = VK_TRUE;
     address_.bufferDeviceAddress = VK_TRUE;
     device_ = std::make_unique<TestDevice>(gpu, &fault, std::vector<const char*>{VK_KHR_DEVICE_FAULT_EXTENSION_NAME},
-                                           &address_);
+                                           &address_, family);
     ASSERT_NE(device_->device, VK_NULL_HANDLE);
     VkDevice device = device_->device;
     setName_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
@@ -93,6 +94,7 @@ class DumpLoaderTest : public ::testing::Test {
     ASSERT_TRUE(setName_ && beginLabel_ && endLabel_ && inject_ && debugInfo_);
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = family;
     ASSERT_EQ(vkCreateCommandPool(device, &poolInfo, nullptr, &pool_), VK_SUCCESS);
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     ASSERT_EQ(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_), VK_SUCCESS);
@@ -277,7 +279,9 @@ TEST_F(DumpLoaderTest, GoldenDecodeNamesCommandLabelsPipelineAndResource) {
   EXPECT_FALSE(owner->freed);
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 5 (vkCmdDispatch, pipeline "), std::string::npos) << text;
+  EXPECT_NE(text.find("executing command 6 (vkCmdDispatch, pipeline "), std::string::npos) << text;
+  EXPECT_NE(d.faults[0].description.find("command 6, vkCmdDispatch"), std::string::npos)
+      << d.faults[0].description << ": the report and the decode number the command alike";
   EXPECT_NE(text.find("\"Blur\", 2 x 1 x 1 workgroups) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Frame 12 > Shadows, when the device was lost"), std::string::npos) << text;
   EXPECT_NE(text.find("\"Scene\""), std::string::npos) << text;
@@ -363,9 +367,9 @@ TEST_F(DumpLoaderTest, LossFromAnotherThreadDescribesWhatTheQueueRuns) {
   for (size_t i = 1; i < d.content.submissions.size(); ++i) EXPECT_EQ(d.content.submissions[i].serial, 0u);
 
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("executing command 6 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
+  EXPECT_NE(text.find("executing command 7 (vkCmdWaitEvents) of command buffer "), std::string::npos) << text;
   EXPECT_NE(text.find("inside labels Pass, when the device was lost"), std::string::npos) << text;
-  EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    0"),
+  EXPECT_NE(text.find("command buffer " + std::to_string(s.commandBuffers[0].id) + " \"Earlier\":\n    done    1"),
             std::string::npos)
       << text;
   if (device_->queues.size() > 1) {
@@ -414,7 +418,138 @@ TEST_F(DumpLoaderTest, LossWhileWaitingOnASemaphoreSaysSo) {
   ASSERT_EQ(s.commandBuffers[0].commands.size(), 1u);
   EXPECT_EQ(s.commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
   const std::string text = dump::DumpText(d);
-  EXPECT_NE(text.find("waiting on semaphores before command 0, submission 1 on queue 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("waiting on semaphores before command 1 (vkCmdFillBuffer): no command started, submission 1 "
+                      "on queue 0"),
+            std::string::npos)
+      << text;
+}
+
+// Queue 1 loses the device (a dispatch of "Blur") once queue 0 has signalled it from between two commands: queue 0
+// completed its first command (its first batch), signalled, and has not started the second (its second batch waits
+// on a semaphore nobody signals). The dump says exactly that — between command 1 and command 2, neither executing —
+// and lists the submissions queue 0 held queued behind, not started, with their command buffers. Deterministic:
+// the signal orders queue 0's progress before the loss, and queue 0 can go no further.
+TEST_F(DumpLoaderTest, LossFromAnotherQueueSaysBetweenWhichCommandsAndListsTheQueued) {
+  Open("{}", 1);
+  ASSERT_GE(device_->queues.size(), 2u) << "builtin:default has two queues in family 1";
+  VkDevice device = device_->device;
+  ASSERT_EQ(inject_(device, R"({"id": "other-queue", "when": {"dispatch": 1, "pipeline": "Blur"},)"
+                            R"( "effect": "device-lost"})"),
+            VK_SUCCESS);
+  VkSemaphore signalled = device_->Semaphore(false);
+  VkSemaphore never = device_->Semaphore(false);
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 4;
+  VkCommandBuffer cbs[4] = {};  // First, Second, Later (queue 0) and Crash (queue 1)
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &info, cbs), VK_SUCCESS);
+  const char* names[4] = {"First", "Second", "Later", "Crash"};
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  for (int i = 0; i < 4; ++i) {
+    Name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cbs[i]), names[i]);
+    ASSERT_EQ(vkBeginCommandBuffer(cbs[i], &begin), VK_SUCCESS);
+    if (i == 3) {
+      vkCmdBindPipeline(cbs[i], VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+      vkCmdDispatch(cbs[i], 1, 1, 1);
+    } else {
+      vkCmdFillBuffer(cbs[i], buffer_, 0, 4, 1);
+      if (i == 1) vkCmdFillBuffer(cbs[i], buffer_, 4, 4, 2);
+    }
+    ASSERT_EQ(vkEndCommandBuffer(cbs[i]), VK_SUCCESS);
+  }
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  // Queue 0, submission 1: [First (index 0), signal] then [wait `never`, Second (indices 1, 2)].
+  VkSubmitInfo first[2] = {{VK_STRUCTURE_TYPE_SUBMIT_INFO}, {VK_STRUCTURE_TYPE_SUBMIT_INFO}};
+  first[0].commandBufferCount = 1;
+  first[0].pCommandBuffers = &cbs[0];
+  first[0].signalSemaphoreCount = 1;
+  first[0].pSignalSemaphores = &signalled;
+  first[1].waitSemaphoreCount = 1;
+  first[1].pWaitSemaphores = &never;
+  first[1].pWaitDstStageMask = &stage;
+  first[1].commandBufferCount = 1;
+  first[1].pCommandBuffers = &cbs[1];
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 2, first, VK_NULL_HANDLE), VK_SUCCESS);
+  // Queued behind it: submission 2 (Later) and submission 3 (no command buffers, a fence only).
+  VkSubmitInfo later{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  later.commandBufferCount = 1;
+  later.pCommandBuffers = &cbs[2];
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &later, VK_NULL_HANDLE), VK_SUCCESS);
+  VkFence queuedFence = device_->Fence();
+  VkSubmitInfo nothing{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  ASSERT_EQ(vkQueueSubmit(device_->queues[0], 1, &nothing, queuedFence), VK_SUCCESS);
+  // Queue 1 runs Crash once queue 0 has signalled (inline in vkQueueSubmit when the signal came first).
+  VkSubmitInfo crash{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  crash.waitSemaphoreCount = 1;
+  crash.pWaitSemaphores = &signalled;
+  crash.pWaitDstStageMask = &stage;
+  crash.commandBufferCount = 1;
+  crash.pCommandBuffers = &cbs[3];
+  VkFence fence = device_->Fence();
+  const VkResult submitted = vkQueueSubmit(device_->queues[1], 1, &crash, fence);
+  ASSERT_TRUE(submitted == VK_SUCCESS || submitted == VK_ERROR_DEVICE_LOST) << submitted;
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  for (VkQueue queue : device_->queues) vkQueueWaitIdle(queue);
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroyFence(device, queuedFence, nullptr);
+  vkDestroySemaphore(device, signalled, nullptr);
+  vkDestroySemaphore(device, never, nullptr);
+
+  dump::Decoded d;
+  std::string error;
+  ASSERT_TRUE(dump::DecodeVendorBinary(VendorBinary(), &d, &error)) << error;
+  ASSERT_EQ(d.content.submissions.size(), device_->queues.size());
+  const dump::Submission& losing = d.content.submissions[0];
+  EXPECT_EQ(losing.queue, 1u);
+  EXPECT_EQ(losing.family, 1u);
+  EXPECT_EQ(losing.executing, 1u);
+  EXPECT_EQ(losing.executingName, "vkCmdDispatch");
+  const dump::Submission& between = d.content.submissions[1];
+  EXPECT_EQ(between.queue, 0u);
+  EXPECT_EQ(between.serial, 1u);
+  EXPECT_EQ(between.executing, dump::kNoCommand) << "no command executes between two commands";
+  EXPECT_TRUE(between.executingName.empty());
+  EXPECT_NE(between.executingDetail.find("between command 1 (vkCmdFillBuffer) and command 2 (vkCmdFillBuffer): the "
+                                         "first completed, the second not started"),
+            std::string::npos)
+      << between.executingDetail;
+  ASSERT_EQ(between.commandBuffers.size(), 2u);
+  EXPECT_EQ(between.commandBuffers[0].name, "First");
+  ASSERT_EQ(between.commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(between.commandBuffers[0].commands[0].state, dump::CommandState::Completed);
+  EXPECT_EQ(between.commandBuffers[1].name, "Second");
+  ASSERT_EQ(between.commandBuffers[1].commands.size(), 2u);
+  for (const dump::Command& c : between.commandBuffers[1].commands) EXPECT_EQ(c.state, dump::CommandState::NotRun);
+
+  ASSERT_EQ(d.content.queued.size(), 2u) << "submissions 2 and 3 of queue 0 had not started";
+  for (const dump::QueuedSubmission& q : d.content.queued) {
+    EXPECT_EQ(q.family, 1u);
+    EXPECT_EQ(q.queue, 0u);
+  }
+  EXPECT_EQ(d.content.queued[0].serial, 2u);
+  ASSERT_EQ(d.content.queued[0].commandBuffers.size(), 1u);
+  EXPECT_EQ(d.content.queued[0].commandBuffers[0].name, "Later");
+  ASSERT_EQ(d.content.queued[0].commandBuffers[0].commands.size(), 1u);
+  EXPECT_EQ(d.content.queued[0].commandBuffers[0].commands[0].name, "vkCmdFillBuffer");
+  EXPECT_EQ(d.content.queued[0].commandBuffers[0].commands[0].state, dump::CommandState::NotRun);
+  EXPECT_EQ(d.content.queued[1].serial, 3u);
+  EXPECT_TRUE(d.content.queued[1].commandBuffers.empty());
+
+  const std::string text = dump::DumpText(d);
+  EXPECT_NE(text.find("between command 1 (vkCmdFillBuffer) and command 2 (vkCmdFillBuffer): the first completed, "
+                      "the second not started, submission 1 on queue 0 of family 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("queued, not started, on queue 0 of family 1: submission 2 (command buffer " +
+                      std::to_string(d.content.queued[0].commandBuffers[0].id) +
+                      " \"Later\"), submission 3 (no command buffers)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = dump::DumpJson(d);
+  ASSERT_EQ(json["queued"].size(), 2u);
+  EXPECT_EQ(json["queued"][0]["commandBuffers"][0]["name"], "Later");
+  EXPECT_EQ(json["submissions"][1]["executing"], nullptr);
 }
 
 // A hang at a submit: the watchdog loses the device on its own thread, and the dump says the queue hung at that

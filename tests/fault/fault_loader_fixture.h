@@ -40,11 +40,13 @@ class TempConfig {
   std::string path_;
 };
 
-inline VkInstance MakeInstance(VkResult* result = nullptr, const std::vector<const char*>& extensions = {}) {
+// `apiVersion`: VkApplicationInfo's, which caps the version of every device the instance creates.
+inline VkInstance MakeInstance(VkResult* result = nullptr, const std::vector<const char*>& extensions = {},
+                               uint32_t apiVersion = VK_API_VERSION_1_3) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "fault-tests";
   app.pEngineName = "gtest";
-  app.apiVersion = VK_API_VERSION_1_3;
+  app.apiVersion = apiVersion;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   info.pApplicationInfo = &app;
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -55,7 +57,7 @@ inline VkInstance MakeInstance(VkResult* result = nullptr, const std::vector<con
   return r == VK_SUCCESS ? instance : VK_NULL_HANDLE;
 }
 
-// One logical device with every queue of family 0, timeline semaphores when reported, and (optionally) the
+// One logical device with every queue of family 0 (or of `family`), timeline semaphores when reported, and (optionally) the
 // VK_KHR_device_fault features chained.
 struct TestDevice {
   VkPhysicalDevice physical = VK_NULL_HANDLE;
@@ -66,7 +68,7 @@ struct TestDevice {
 
   // `extensions` are enabled and `moreFeatures` (a pNext chain of feature structs) chained as given.
   TestDevice(VkPhysicalDevice gpu, const VkPhysicalDeviceFaultFeaturesKHR* faultFeatures = nullptr,
-             const std::vector<const char*>& extensions = {}, void* moreFeatures = nullptr)
+             const std::vector<const char*>& extensions = {}, void* moreFeatures = nullptr, uint32_t family = 0)
       : physical(gpu) {
     uint32_t familyCount = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nullptr);
@@ -89,10 +91,10 @@ struct TestDevice {
       timelineFeatures.pNext = &fault;
     }
     (faultFeatures != nullptr ? fault.pNext : timelineFeatures.pNext) = moreFeatures;
-    std::vector<float> priorities(families[0].queueCount, 1.0f);
+    std::vector<float> priorities(families[family].queueCount, 1.0f);
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queueInfo.queueFamilyIndex = 0;
-    queueInfo.queueCount = families[0].queueCount;
+    queueInfo.queueFamilyIndex = family;
+    queueInfo.queueCount = families[family].queueCount;
     queueInfo.pQueuePriorities = priorities.data();
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     info.queueCreateInfoCount = 1;
@@ -104,7 +106,7 @@ struct TestDevice {
     EXPECT_EQ(vkCreateDevice(physical, &info, nullptr, &device), VK_SUCCESS);
     for (uint32_t i = 0; i < queueInfo.queueCount; ++i) {
       VkQueue queue = VK_NULL_HANDLE;
-      vkGetDeviceQueue(device, 0, i, &queue);
+      vkGetDeviceQueue(device, family, i, &queue);
       queues.push_back(queue);
     }
   }

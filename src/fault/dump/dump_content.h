@@ -1,7 +1,8 @@
-// What a vendor binary says beyond the fault reports: the device, the failing submission, the bound pipelines,
-// the resources that own (or owned) device addresses, the object names and the breadcrumbs. Filled at the loss by
-// the device (queue/loss_description.h), written by the section writers (dump/*_section.cpp) and read back by the
-// decoder (dump/dump_reader.h), so writer and reader share one picture of the data.
+// What a vendor binary says beyond the fault reports: the device, the failing submission, the submissions queued
+// behind it, the bound pipelines, the resources that own (or owned) device addresses, the object names and the
+// breadcrumbs. Filled at the loss by the device (queue/loss_description.h), written by the section writers
+// (dump/*_section.cpp) and read back by the decoder (dump/dump_reader.h), so writer and reader share one picture of
+// the data.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,14 @@ struct Submission {
   std::string executingDetail;
   uint64_t executingCommandBuffer = 0;  // its id
   std::vector<std::string> labels;      // the debug-utils label stack open at that command, outermost first
+  std::vector<CommandBufferRecord> commandBuffers;
+};
+
+// A submission queued behind the one a queue was running when the device was lost: it had not started (every
+// command "not run"; the work is abandoned with the loss).
+struct QueuedSubmission {
+  uint32_t family = 0, queue = 0;
+  uint64_t serial = 0;
   std::vector<CommandBufferRecord> commandBuffers;
 };
 
@@ -125,6 +134,7 @@ struct Content {
   bool hasDevice = false;
   DeviceIdentity device;
   std::vector<Submission> submissions;
+  std::vector<QueuedSubmission> queued;  // per queue in the order of `submissions`, then submission order
   std::vector<Pipeline> pipelines;
   std::vector<Resource> resources;  // those containing a reported address first
   std::vector<ObjectName> names;

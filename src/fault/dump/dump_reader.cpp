@@ -13,6 +13,7 @@ namespace {
 
 // The smallest encoded size of one item of each list, so a count that cannot fit is caught before any loop.
 constexpr size_t kMinSubmission = 4 + 4 + 8 + 4 + 8 + 4 + 4 + 8 + 8;
+constexpr size_t kMinQueued = 4 + 4 + 8 + 8;
 constexpr size_t kMinCommandBuffer = 8 + 4 + 4 + 8;
 constexpr size_t kMinCommand = 4 + 1 + 4 + 4;
 constexpr size_t kMinPipeline = 8 + 4 + 4 + 4 + 8;
@@ -33,6 +34,7 @@ const char* SectionName(uint32_t type) {
     case kSectionObjectNames: return "object names";
     case kSectionBreadcrumbs: return "breadcrumbs";
     case kSectionCapturedFrames: return "captured frames";
+    case kSectionQueuedSubmissions: return "queued submissions";
     default: return "unknown";
   }
 }
@@ -92,6 +94,25 @@ void ReadDevice(ByteReader& r, Decoded* out) {
   out->content.hasDevice = r.ok();
 }
 
+void ReadCommandBuffers(ByteReader& r, Decoded* out, std::vector<CommandBufferRecord>& commandBuffers) {
+  ReadList(r, kMinCommandBuffer, "command buffers", out, [&] {
+    CommandBufferRecord cb;
+    cb.id = r.U64("command buffer id");
+    cb.name = r.String("command buffer name");
+    cb.secondary = r.U32("command buffer level") != 0;
+    ReadList(r, kMinCommand, "commands", out, [&] {
+      Command c;
+      c.index = r.U32("command index");
+      const uint8_t state = r.U8("command state");
+      c.state = state <= 2 ? static_cast<CommandState>(state) : CommandState::NotRun;
+      c.name = r.String("command name");
+      c.detail = r.String("command detail");
+      cb.commands.push_back(std::move(c));
+    });
+    commandBuffers.push_back(std::move(cb));
+  });
+}
+
 void ReadSubmissions(ByteReader& r, Decoded* out) {
   ReadList(r, kMinSubmission, "submissions", out, [&] {
     Submission s;
@@ -103,23 +124,19 @@ void ReadSubmissions(ByteReader& r, Decoded* out) {
     s.executingName = r.String("executing command name");
     s.executingDetail = r.String("executing command detail");
     ReadList(r, 4, "labels", out, [&] { s.labels.push_back(r.String("label")); });
-    ReadList(r, kMinCommandBuffer, "command buffers", out, [&] {
-      CommandBufferRecord cb;
-      cb.id = r.U64("command buffer id");
-      cb.name = r.String("command buffer name");
-      cb.secondary = r.U32("command buffer level") != 0;
-      ReadList(r, kMinCommand, "commands", out, [&] {
-        Command c;
-        c.index = r.U32("command index");
-        const uint8_t state = r.U8("command state");
-        c.state = state <= 2 ? static_cast<CommandState>(state) : CommandState::NotRun;
-        c.name = r.String("command name");
-        c.detail = r.String("command detail");
-        cb.commands.push_back(std::move(c));
-      });
-      s.commandBuffers.push_back(std::move(cb));
-    });
+    ReadCommandBuffers(r, out, s.commandBuffers);
     out->content.submissions.push_back(std::move(s));
+  });
+}
+
+void ReadQueuedSubmissions(ByteReader& r, Decoded* out) {
+  ReadList(r, kMinQueued, "queued submissions", out, [&] {
+    QueuedSubmission s;
+    s.family = r.U32("queued submission's queue family");
+    s.queue = r.U32("queued submission's queue index");
+    s.serial = r.U64("queued submission serial");
+    ReadCommandBuffers(r, out, s.commandBuffers);
+    out->content.queued.push_back(std::move(s));
   });
 }
 
@@ -311,6 +328,7 @@ bool DecodeVendorBinary(std::span<const std::byte> bytes, Decoded* out, std::str
       case kSectionObjectNames: ReadNames(section, out); break;
       case kSectionBreadcrumbs: ReadBreadcrumbs(section, out); break;
       case kSectionCapturedFrames: ReadCapturedFrames(section, out); break;
+      case kSectionQueuedSubmissions: ReadQueuedSubmissions(section, out); break;
       default: out->unknownSections.push_back(type); break;  // "readers skip sections whose type they do not know"
     }
     if (!section.ok()) {

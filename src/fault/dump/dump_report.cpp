@@ -170,7 +170,9 @@ std::string DumpText(const Decoded& d) {
   for (const Submission& s : c.submissions) {
     out << "\n";
     if (s.executing != kNoCommand) {
-      out << "executing command " << s.executing << " (" << s.executingName
+      // Positions in messages count from 1, as the fault reports' "command 6" (docs/faults.md, "Numbering"); the
+      // binary and the JSON keep the index from 0.
+      out << "executing command " << uint64_t{s.executing} + 1 << " (" << s.executingName
           << (s.executingDetail.empty() ? "" : ", " + s.executingDetail) << ") of command buffer "
           << s.executingCommandBuffer;
       for (const CommandBufferRecord& cb : s.commandBuffers)
@@ -186,6 +188,23 @@ std::string DumpText(const Decoded& d) {
       for (size_t l = 0; l < s.labels.size(); ++l) out << (l ? " > " : "") << s.labels[l];
     }
     out << ", when the device was lost\n";
+  }
+  // The submissions queued behind those, one line per queue: they had not started and the loss abandons them.
+  for (size_t i = 0; i < c.queued.size();) {
+    const QueuedSubmission& first = c.queued[i];
+    out << "\nqueued, not started, on queue " << first.queue << " of family " << first.family << ":";
+    for (bool comma = false; i < c.queued.size() && c.queued[i].family == first.family &&
+                             c.queued[i].queue == first.queue;
+         ++i, comma = true) {
+      const QueuedSubmission& q = c.queued[i];
+      out << (comma ? "," : "") << " submission " << q.serial << " (";
+      if (q.commandBuffers.empty()) out << "no command buffers";
+      else out << (q.commandBuffers.size() == 1 ? "command buffer " : "command buffers ");
+      for (size_t k = 0; k < q.commandBuffers.size(); ++k)
+        out << (k ? ", " : "") << q.commandBuffers[k].id << Quoted(q.commandBuffers[k].name);
+      out << ")";
+    }
+    out << "\n";
   }
   if (const Pipeline* p = FaultingPipeline(c)) {
     const ShaderFaultSite& f = p->fault;
@@ -226,18 +245,26 @@ std::string DumpText(const Decoded& d) {
     }
   }
 
-  for (const Submission& s : c.submissions) {
-    if (s.serial == 0) continue;  // an idle queue
-    out << "\ncommands of submission " << s.serial << " on queue " << s.queue << " of family " << s.family << ":\n";
-    for (const CommandBufferRecord& cb : s.commandBuffers) {
+  auto commandBuffers = [&](const std::vector<CommandBufferRecord>& list) {
+    for (const CommandBufferRecord& cb : list) {
       out << "  " << (cb.secondary ? "secondary " : "") << "command buffer " << cb.id << Quoted(cb.name) << ":\n";
       for (const Command& k : cb.commands) {
         const char* mark = k.state == CommandState::Completed ? "done   "
                            : k.state == CommandState::Executing ? "FAULT >"
                                                                 : "not run";
-        out << "    " << mark << " " << k.index << " " << k.name << (k.detail.empty() ? "" : " " + k.detail) << "\n";
+        out << "    " << mark << " " << uint64_t{k.index} + 1 << " " << k.name << (k.detail.empty() ? "" : " " + k.detail) << "\n";
       }
     }
+  };
+  for (const Submission& s : c.submissions) {
+    if (s.serial == 0) continue;  // an idle queue
+    out << "\ncommands of submission " << s.serial << " on queue " << s.queue << " of family " << s.family << ":\n";
+    commandBuffers(s.commandBuffers);
+  }
+  for (const QueuedSubmission& q : c.queued) {
+    out << "\ncommands of submission " << q.serial << " on queue " << q.queue << " of family " << q.family
+        << " (queued, not started):\n";
+    commandBuffers(q.commandBuffers);
   }
 
   if (!c.resources.empty()) {
@@ -307,6 +334,19 @@ nlohmann::json DumpJson(const Decoded& d) {
     faults.push_back(j);
   }
   out["faults"] = faults;
+  auto commandBuffersJson = [](const std::vector<CommandBufferRecord>& list) {
+    json cbs = json::array();
+    for (const CommandBufferRecord& cb : list) {
+      json commands = json::array();
+      for (const Command& k : cb.commands)
+        commands.push_back({{"index", k.index}, {"name", k.name}, {"detail", k.detail},
+                            {"state", k.state == CommandState::Completed   ? "completed"
+                                      : k.state == CommandState::Executing ? "executing"
+                                                                           : "not-run"}});
+      cbs.push_back({{"id", cb.id}, {"name", cb.name}, {"secondary", cb.secondary}, {"commands", commands}});
+    }
+    return cbs;
+  };
   json submissions = json::array();
   for (const Submission& s : c.submissions) {
     json j = {{"family", s.family}, {"queue", s.queue}, {"serial", s.serial}, {"labels", s.labels}};
@@ -316,20 +356,15 @@ nlohmann::json DumpJson(const Decoded& d) {
                          ? json(nullptr)
                          : json{{"command", s.executing}, {"name", s.executingName}, {"detail", s.executingDetail},
                                 {"commandBuffer", s.executingCommandBuffer}};
-    json cbs = json::array();
-    for (const CommandBufferRecord& cb : s.commandBuffers) {
-      json commands = json::array();
-      for (const Command& k : cb.commands)
-        commands.push_back({{"index", k.index}, {"name", k.name}, {"detail", k.detail},
-                            {"state", k.state == CommandState::Completed   ? "completed"
-                                      : k.state == CommandState::Executing ? "executing"
-                                                                           : "not-run"}});
-      cbs.push_back({{"id", cb.id}, {"name", cb.name}, {"secondary", cb.secondary}, {"commands", commands}});
-    }
-    j["commandBuffers"] = cbs;
+    j["commandBuffers"] = commandBuffersJson(s.commandBuffers);
     submissions.push_back(j);
   }
   out["submissions"] = submissions;
+  json queued = json::array();
+  for (const QueuedSubmission& q : c.queued)
+    queued.push_back({{"family", q.family}, {"queue", q.queue}, {"serial", q.serial}, {"state", "queued, not started"},
+                      {"commandBuffers", commandBuffersJson(q.commandBuffers)}});
+  out["queued"] = queued;
   json pipelines = json::array();
   for (const Pipeline& p : c.pipelines) {
     json j = {{"id", p.id}, {"name", p.name}, {"bindPoint", p.bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE ? "compute" : "graphics"}};

@@ -21,6 +21,7 @@ enum SectionType : uint32_t {
   kSectionObjectNames = 6,
   kSectionBreadcrumbs = 7,
   kSectionCapturedFrames = 8,
+  kSectionQueuedSubmissions = 9,
 };
 // Every section is at version 1; a later version only appends fields to the section's records.
 inline constexpr uint32_t kSectionVersion = 1;
@@ -32,6 +33,9 @@ inline constexpr uint32_t kFaultRecordSize = 72 + kFaultIdSize + 2 * VK_MAX_DESC
 void WriteFaultsSection(ByteWriter& w, std::span<const FaultReport> reports, std::span<const std::string> faultIds);
 void WriteDeviceSection(ByteWriter& w, const DeviceIdentity& device);
 void WriteSubmissionsSection(ByteWriter& w, std::span<const Submission> submissions);
+void WriteQueuedSubmissionsSection(ByteWriter& w, std::span<const QueuedSubmission> queued);
+// A command buffer with its commands, as sections 3 and 8 list them.
+void WriteCommandBuffer(ByteWriter& w, const CommandBufferRecord& commandBuffer);
 void WritePipelinesSection(ByteWriter& w, std::span<const Pipeline> pipelines);
 void WriteResourcesSection(ByteWriter& w, std::span<const Resource> resources);
 void WriteObjectNamesSection(ByteWriter& w, std::span<const ObjectName> names);

@@ -17,19 +17,20 @@ void WriteSubmissionsSection(ByteWriter& w, std::span<const Submission> submissi
     w.String(s.executingDetail);
     w.List(s.labels.size(), [&](size_t l) { w.String(s.labels[l]); });
     // Command lists come last: the cap cuts the commands of a long submission, never the submission.
-    w.List(s.commandBuffers.size(), [&](size_t c) {
-      const CommandBufferRecord& cb = s.commandBuffers[c];
-      w.U64(cb.id);
-      w.String(cb.name);
-      w.U32(cb.secondary ? 1 : 0);
-      w.List(cb.commands.size(), [&](size_t k) {
-        const Command& command = cb.commands[k];
-        w.U32(command.index);
-        w.U8(static_cast<uint8_t>(command.state));
-        w.String(command.name);
-        w.String(command.detail);
-      });
-    });
+    w.List(s.commandBuffers.size(), [&](size_t c) { WriteCommandBuffer(w, s.commandBuffers[c]); });
+  });
+}
+
+void WriteCommandBuffer(ByteWriter& w, const CommandBufferRecord& cb) {
+  w.U64(cb.id);
+  w.String(cb.name);
+  w.U32(cb.secondary ? 1 : 0);
+  w.List(cb.commands.size(), [&](size_t k) {
+    const Command& command = cb.commands[k];
+    w.U32(command.index);
+    w.U8(static_cast<uint8_t>(command.state));
+    w.String(command.name);
+    w.String(command.detail);
   });
 }
 
