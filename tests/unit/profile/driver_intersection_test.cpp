@@ -17,9 +17,11 @@ using test::Member;
 
 constexpr VkExtensionProperties kExtensions[] = {{"VK_KHR_driver_properties", 1}, {"VK_KHR_timeline_semaphore", 1}};
 constexpr std::string_view kFeatures[] = {"VkPhysicalDeviceFeatures.fullDrawIndexUint32",
-                                          "VkPhysicalDeviceVulkan12Features.timelineSemaphore"};
+                                          "VkPhysicalDeviceVulkan12Features.timelineSemaphore",
+                                          "VkPhysicalDeviceMultiviewFeatures.multiview"};
 
-// A driver that implements Vulkan 1.1, two extensions and two features.
+// A driver that implements Vulkan 1.1, two extensions and three features (multiview: 1.1 makes it mandatory, so the
+// intersection enables it on a 1.1 device whose profile is silent).
 const DriverCapabilities kDriver{VK_MAKE_API_VERSION(0, 1, 1, 5), kExtensions, {}, kFeatures};
 
 bool Dropped(const DeviceDescription& d, const std::string& what) {
