@@ -91,18 +91,6 @@ void ClearFeature(DeviceDescription& d, std::string_view feature) {
   });
 }
 
-// The highest core version whose mandatory features the description has, at most its own.
-uint32_t SupportedVersion(const DeviceDescription& d) {
-  uint32_t best = MinorVersion(d.properties.apiVersion);
-  for (const FeatureRequirement& r : FeatureRequirements()) {
-    if (!r.conditions.empty() || r.minVersion > best || Missing(d, r).empty()) continue;
-    best = r.minVersion <= VK_API_VERSION_1_0 ? VK_API_VERSION_1_0
-                                             : VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(r.minVersion),
-                                                                   VK_API_VERSION_MINOR(r.minVersion) - 1, 0);
-  }
-  return best;
-}
-
 }  // namespace
 
 bool FeatureSupported(const DeviceDescription& d, std::string_view feature) {
@@ -190,11 +178,12 @@ void EnforceFeatureRequirements(DeviceDescription& d, const DriverCapabilities& 
         break;
       }
       if (r.conditions.empty()) {
-        // A version whose mandatory features the driver cannot give: the version below. (Robust buffer access,
-        // 1.0's, is always honoured.)
+        // A version whose mandatory features the driver cannot give: the version below. (Nothing is below 1.0,
+        // whose robust buffer access the driver always honours.)
+        if (r.minVersion <= VK_API_VERSION_1_0) continue;
         const uint32_t was = MinorVersion(d.properties.apiVersion);
-        const uint32_t version = SupportedVersion(d);
-        if (version >= was) continue;
+        const uint32_t version =
+            VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(r.minVersion), VK_API_VERSION_MINOR(r.minVersion) - 1, 0);
         d.dropped.push_back({"apiVersion " + VersionName(was).substr(7) + " (reporting " +
                                  VersionName(version).substr(7) + ")",
                              "the features " + VersionName(r.minVersion) + " makes mandatory (" + Missing(d, r) +
