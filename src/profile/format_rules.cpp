@@ -157,8 +157,8 @@ void CompleteRequiredFormatSupport(DeviceDescription& d, const DriverCapabilitie
     if (bcNeeded && FamilyComplete(d, BcFormats()) && d.features.textureCompressionBC == VK_FALSE) {
       d.features.textureCompressionBC = VK_TRUE;
       d.added.push_back({"feature VkPhysicalDeviceFeatures.textureCompressionBC",
-                         "every device samples one compressed family (Required Format Support); crashtest decodes "
-                         "BC, not the profile's ETC2 or ASTC"});
+                         "every device samples one compressed family completely (Required Format Support); the "
+                         "profile's are not, and crashtest decodes BC"});
     }
   }
 }
