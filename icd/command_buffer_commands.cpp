@@ -9,6 +9,7 @@
 #include "command/command_buffer.h"
 #include "command/command_pool.h"
 #include "command/command_records.h"
+#include "command/transfer_checks.h"
 #include "common/pnext.h"
 #include "common/struct_types.h"
 #include "device/device.h"
@@ -450,6 +451,9 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer commandBuffer, Vk
 
 VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer commandBuffer, VkBuffer srcBuffer, VkBuffer dstBuffer,
                                          uint32_t regionCount, const VkBufferCopy* pRegions) {
+  if (!CheckCopyBuffer(*FromHandle(commandBuffer), "vkCmdCopyBuffer", FromHandle(srcBuffer), FromHandle(dstBuffer),
+                       regionCount, pRegions))
+    return;
   if (auto* r = AppendRegions<VkBufferCopy2, record::CopyBuffer>(commandBuffer, CommandOp::CopyBuffer, regionCount,
                                                                  pRegions)) {
     r->src = FromHandle(srcBuffer);
@@ -458,6 +462,10 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer commandBuffer, VkBuffer
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer2(VkCommandBuffer commandBuffer, const VkCopyBufferInfo2* pCopyBufferInfo) {
+  if (!CheckCopyBuffer(*FromHandle(commandBuffer), "vkCmdCopyBuffer2", FromHandle(pCopyBufferInfo->srcBuffer),
+                       FromHandle(pCopyBufferInfo->dstBuffer), pCopyBufferInfo->regionCount,
+                       pCopyBufferInfo->pRegions))
+    return;
   if (auto* r = AppendRegions<VkBufferCopy2, record::CopyBuffer>(commandBuffer, CommandOp::CopyBuffer2,
                                                                  pCopyBufferInfo->regionCount, pCopyBufferInfo->pRegions)) {
     r->src = FromHandle(pCopyBufferInfo->srcBuffer);
@@ -563,6 +571,7 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyImageToBuffer2(VkCommandBuffer commandBuffer,
 VKAPI_ATTR void VKAPI_CALL CmdUpdateBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDeviceSize dstOffset,
                                            VkDeviceSize dataSize, const void* pData) {
   // "dataSize must be less than or equal to 65536" (VUID-vkCmdUpdateBuffer-dataSize-00037): the data fits a record.
+  if (!CheckUpdateBuffer(*FromHandle(commandBuffer), FromHandle(dstBuffer), dstOffset, dataSize)) return;
   auto* r = Append<record::UpdateBuffer>(commandBuffer, CommandOp::UpdateBuffer, static_cast<size_t>(dataSize));
   if (r == nullptr) return;
   *r = {FromHandle(dstBuffer), dstOffset, dataSize};
@@ -571,6 +580,7 @@ VKAPI_ATTR void VKAPI_CALL CmdUpdateBuffer(VkCommandBuffer commandBuffer, VkBuff
 
 VKAPI_ATTR void VKAPI_CALL CmdFillBuffer(VkCommandBuffer commandBuffer, VkBuffer dstBuffer, VkDeviceSize dstOffset,
                                          VkDeviceSize size, uint32_t data) {
+  if (!CheckFillBuffer(*FromHandle(commandBuffer), FromHandle(dstBuffer), dstOffset, size)) return;
   if (auto* r = Append<record::FillBuffer>(commandBuffer, CommandOp::FillBuffer))
     *r = {FromHandle(dstBuffer), dstOffset, size, data};
 }

@@ -1,5 +1,6 @@
 // Thunks of the queue area: submission (vkQueueSubmit, vkQueueSubmit2), idle waits, sparse binding (not
 // supported), and VK_EXT_debug_utils queue labels and object names.
+#include <type_traits>
 #include <utility>
 
 #include "command/command_buffer.h"
@@ -20,7 +21,18 @@ namespace {
 // "Each element of pCommandBuffers must be in the pending or executable state"
 // (VUID-VkSubmitInfo-pCommandBuffers-00070): submitting anything else is a bug the app wants to hear about.
 VkResult CheckSubmittable(const char* command, const CommandBuffer& commandBuffer) {
-  if (commandBuffer.state() == CommandBuffer::State::Executable) return VK_SUCCESS;
+  if (commandBuffer.state() == CommandBuffer::State::Executable) {
+    // VUID-vkQueueSubmit-pCommandBuffers-00071: "If any element of the pCommandBuffers member of any element of
+    // pSubmits was not recorded with the VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT, it must not be in the
+    // pending state". (After a loss nothing is pending any more: the work was abandoned.)
+    if (commandBuffer.IsPending() && (commandBuffer.usage() & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT) == 0 &&
+        !ExecutionOf(commandBuffer.device()).lost())
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                         "%s: command buffer %llu is still pending and was not recorded with SIMULTANEOUS_USE "
+                         "(VUID-vkQueueSubmit-pCommandBuffers-00071)",
+                         command, static_cast<unsigned long long>(commandBuffer.header.id));
+    return VK_SUCCESS;
+  }
   static constexpr const char* kStates[] = {"initial", "recording", "executable", "invalid"};
   return ReportError(VK_ERROR_UNKNOWN,
                      "%s: command buffer %llu is in the %s state, not executable (VUID-VkSubmitInfo-pCommandBuffers-"
@@ -69,8 +81,28 @@ VkResult BuildBatch(const VkSubmitInfo2& info, SubmitBatch& batch) {
   return VK_SUCCESS;
 }
 
+// The fence a submission signals must be unsignalled and not already pending.
+VkResult CheckFence(const char* command, const Fence* fence) {
+  if (fence == nullptr || fence->execution().lost()) return VK_SUCCESS;
+  // VUID-vkQueueSubmit-fence-00063: "If fence is not VK_NULL_HANDLE, fence must be unsignaled".
+  if (fence->signaled())
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: fence %llu is signalled; reset it before submitting it "
+                       "(VUID-vkQueueSubmit-fence-00063)", command, static_cast<unsigned long long>(fence->header.id));
+  // VUID-vkQueueSubmit-fence-00064: "fence must not be associated with any other queue command that has not yet
+  // completed execution on that queue".
+  if (fence->pending())
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: fence %llu already belongs to a submission that has not "
+                       "completed (VUID-vkQueueSubmit-fence-00064)", command,
+                       static_cast<unsigned long long>(fence->header.id));
+  return VK_SUCCESS;
+}
+
 template <typename Info>
 VkResult SubmitBatches(VkQueue queue, uint32_t submitCount, const Info* pSubmits, VkFence fence) {
+  if (VkResult result = CheckFence(std::is_same_v<Info, VkSubmitInfo> ? "vkQueueSubmit" : "vkQueueSubmit2",
+                                   FromHandle(fence));
+      result != VK_SUCCESS)
+    return result;
   Submission submission;
   submission.batches.resize(submitCount);
   for (uint32_t i = 0; i < submitCount; ++i)

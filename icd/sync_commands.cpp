@@ -4,6 +4,7 @@
 
 #include "command/command_buffer.h"
 #include "command/command_records.h"
+#include "common/result.h"
 #include "device/device.h"
 #include "entry_points.h"
 #include "guard.h"
@@ -61,8 +62,21 @@ VKAPI_ATTR void VKAPI_CALL DestroyFence(VkDevice device, VkFence fence, const Vk
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetFences(VkDevice, uint32_t fenceCount, const VkFence* pFences) {
   return Guarded("vkResetFences", [&] {
-    for (uint32_t i = 0; i < fenceCount; ++i) FromHandle(pFences[i])->Reset();
-    return VK_SUCCESS;
+    VkResult result = VK_SUCCESS;
+    for (uint32_t i = 0; i < fenceCount; ++i) {
+      Fence* fence = FromHandle(pFences[i]);
+      // VUID-vkResetFences-pFences-01123: "Each element of pFences must not be currently associated with any queue
+      // command that has not yet completed execution on that queue". The pending fence is left as it is: its
+      // submission signals it as the application's wait expects.
+      if (fence->pending() && !fence->execution().lost()) {
+        result = ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkResetFences: fence %llu belongs to a submission that "
+                             "has not completed; not reset (VUID-vkResetFences-pFences-01123)",
+                             static_cast<unsigned long long>(fence->header.id));
+        continue;
+      }
+      fence->Reset();
+    }
+    return result;
   });
 }
 

@@ -1,5 +1,8 @@
 #include "command/command_buffer.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include "command/command_pool.h"
 #include "common/allocation.h"
 #include "common/log.h"
@@ -128,6 +131,17 @@ void CommandBuffer::NoteExecuteCommands(record::ExecuteCommands* execute) {
   else
     firstExecute_ = execute;
   lastExecute_ = execute;
+}
+
+void CommandBuffer::Misuse(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s (command buffer %llu; the command is not recorded)", text,
+              static_cast<unsigned long long>(header.id));
+  if (error_ == VK_SUCCESS) error_ = VK_ERROR_VALIDATION_FAILED_EXT;
 }
 
 void CommandBuffer::RecordFailed(CommandOp op) {

@@ -46,6 +46,9 @@ class CommandBuffer : public DispatchableObject {
     work_ |= CommandWorkOf(op);  // a constant OR once inlined with a known op
     return record;
   }
+  // A valid-usage rule a vkCmd* call broke: logged with its VUID (in `format`), the command is not recorded, and
+  // vkEndCommandBuffer returns VK_ERROR_VALIDATION_FAILED_EXT (the first error sticks).
+  void Misuse(const char* format, ...) __attribute__((format(printf, 2, 3)));
   // The CommandWork kinds of everything recorded since the last reset (not of the secondaries it executes).
   uint8_t work() const { return work_; }
   // Links a vkCmdExecuteCommands record into the stream's list of them (record::ExecuteCommands::next), which a
@@ -75,6 +78,8 @@ class CommandBuffer : public DispatchableObject {
   void ReleaseLocked();
   // Submitted and not yet released by every submission that holds it.
   bool IsHeld() const { return holds_.load(std::memory_order_acquire) != 0; }
+  // In the pending state: an execution of it has not completed.
+  bool IsPending() const { return pending_.load(std::memory_order_acquire) != 0; }
   // Its execution by one submission completed (or was abandoned): it leaves the pending state once every
   // submission that executes it has. A ONE_TIME_SUBMIT buffer becomes invalid once its execution completes ("...
   // moves back to the invalid state", 6.4 "Command Buffer Recording"), unless the device is lost. Called by the

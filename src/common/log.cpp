@@ -1,10 +1,12 @@
 #include "common/log.h"
 
 #include "common/log_sink.h"
+#include "common/utf8.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdarg>
@@ -73,13 +75,17 @@ LogLevel CurrentLogLevel() {
 
 void LogMessage(LogLevel level, const char* format, ...) {
   // Format into one buffer so that concurrent threads do not interleave within a line.
-  char line[2048];
-  int prefix = std::snprintf(line, sizeof(line), "crashtest: %s: ", LevelName(level));
+  char text[2048];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(line + prefix, sizeof(line) - static_cast<size_t>(prefix) - 1, format, args);
+  const int formatted = std::vsnprintf(text, sizeof(text), format, args);
   va_end(args);
-  size_t length = std::strlen(line);
+  const size_t textLength = formatted < 0 ? 0 : std::min(static_cast<size_t>(formatted), sizeof(text) - 1);
+  // The message may quote the application's bytes (names, file contents): the line is kept valid UTF-8.
+  char line[2048];
+  int prefix = std::snprintf(line, sizeof(line), "crashtest: %s: ", LevelName(level));
+  size_t length = static_cast<size_t>(prefix) +
+                  CopyValidUtf8(text, textLength, line + prefix, sizeof(line) - static_cast<size_t>(prefix) - 1);
   DeliverToLogSinks(level, line + prefix);
   line[length] = '\n';
   // One write per line: whole lines even with several threads or processes on one file. A log line that cannot

@@ -192,6 +192,17 @@ VkResult DescriptorPool::Allocate(const VkDescriptorSetAllocateInfo& info, VkDes
   const auto* variable = FindInChain<VkDescriptorSetVariableDescriptorCountAllocateInfo>(info.pNext);
   for (uint32_t i = 0; i < info.descriptorSetCount; ++i) {
     DescriptorSetLayout& layout = *FromHandle(info.pSetLayouts[i]);
+    // VUID-VkDescriptorSetAllocateInfo-pSetLayouts-03044: a layout created with UPDATE_AFTER_BIND_POOL needs a pool
+    // created with UPDATE_AFTER_BIND.
+    if ((layout.flags() & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT) != 0 &&
+        (flags_ & VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT) == 0) {
+      for (uint32_t j = 0; j < i; ++j) Release(FromHandle(sets[j]));
+      for (uint32_t j = 0; j < info.descriptorSetCount; ++j) sets[j] = VK_NULL_HANDLE;
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkAllocateDescriptorSets: layout %llu is UPDATE_AFTER_BIND_POOL "
+                         "but pool %llu was created without UPDATE_AFTER_BIND "
+                         "(VUID-VkDescriptorSetAllocateInfo-pSetLayouts-03044)",
+                         static_cast<unsigned long long>(layout.header.id), static_cast<unsigned long long>(header.id));
+    }
     // "If descriptorSetCount is zero or this structure is not included in the pNext chain, then the variable
     // lengths are considered to be zero" (VkDescriptorSetVariableDescriptorCountAllocateInfo).
     uint32_t variableCount = 0;

@@ -23,6 +23,35 @@ VkDescriptorBindingFlags BindingFlags(const VkDescriptorSetLayoutCreateInfo& inf
   return flags != nullptr && index < flags->bindingCount ? flags->pBindingFlags[index] : 0;
 }
 
+bool IsDynamicBuffer(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+// Update-after-bind bindings: descriptors are read when the work executes, so any binding may be updated after
+// binding; only the layout rules are checked.
+VkResult CheckUpdateAfterBind(const VkDescriptorSetLayoutCreateInfo& info) {
+  for (uint32_t i = 0; i < info.bindingCount; ++i) {
+    if ((BindingFlags(info, i) & VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT) == 0) continue;
+    // VUID-VkDescriptorSetLayoutCreateInfo-flags-03000: "If any binding has the
+    // VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT bit set, flags must include
+    // VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT".
+    if ((info.flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT) == 0)
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                         "vkCreateDescriptorSetLayout: binding %u is UPDATE_AFTER_BIND but the layout's flags lack "
+                         "UPDATE_AFTER_BIND_POOL (VUID-VkDescriptorSetLayoutCreateInfo-flags-03000)",
+                         info.pBindings[i].binding);
+    // VUID-VkDescriptorSetLayoutCreateInfo-descriptorType-03001: with an update-after-bind binding, no binding may be
+    // a dynamic uniform or storage buffer.
+    for (uint32_t j = 0; j < info.bindingCount; ++j)
+      if (IsDynamicBuffer(info.pBindings[j].descriptorType))
+        return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                           "vkCreateDescriptorSetLayout: binding %u is UPDATE_AFTER_BIND and binding %u is a dynamic "
+                           "buffer (VUID-VkDescriptorSetLayoutCreateInfo-descriptorType-03001)",
+                           info.pBindings[i].binding, info.pBindings[j].binding);
+  }
+  return VK_SUCCESS;
+}
+
 }  // namespace
 
 DescriptorSetLayout::DescriptorSetLayout(const VkDescriptorSetLayoutCreateInfo& info,
@@ -98,6 +127,7 @@ VkResult DescriptorSetLayout::Create(Device& device, const VkDescriptorSetLayout
       return ReportError(VK_ERROR_FEATURE_NOT_PRESENT, "vkCreateDescriptorSetLayout: binding %u: descriptor type %d "
                          "is not supported", info.pBindings[i].binding, info.pBindings[i].descriptorType);
   }
+  if (VkResult result = CheckUpdateAfterBind(info); result != VK_SUCCESS) return result;
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* layout = NewObject<DescriptorSetLayout>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, info, callbacks);
   if (layout == nullptr)

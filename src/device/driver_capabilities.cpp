@@ -5,6 +5,7 @@
 
 #include "common/api_coverage.h"
 #include "crashtest/vulkan_compat.h"
+#include "device/feature_requirements.h"
 #include "format/driver_format_support.h"
 
 namespace crashtest {
@@ -230,9 +231,20 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceShaderClockFeaturesKHR.shaderSubgroupClock",
     "VkPhysicalDeviceShaderClockFeaturesKHR.shaderDeviceClock",
     // Descriptor indexing for shaders that run: runtime-sized descriptor arrays (sized by the bound set, variable
-    // counts included), non-uniform indices, partially bound arrays. Descriptors are read when the work executes,
-    // so updating unused ones while work is pending is safe. (No update-after-bind: the pools do not implement
-    // its limits yet.)
+    // counts included), non-uniform indices, partially bound arrays. Descriptors are read when the work executes
+    // (queue/bound_resources.cpp flattens the bound sets at each dispatch and draw), so a descriptor updated after
+    // its set was bound is the one the submission uses, as UPDATE_AFTER_BIND_BIT asks, and updating unused ones
+    // while work is pending is safe. Updates write only the descriptors they name, so concurrent updates of
+    // different descriptors of one set do not race. With these, the device has the minimum set that
+    // VK_EXT_descriptor_indexing and the descriptorIndexing feature promise (Feature Requirements).
+    "VkPhysicalDeviceVulkan12Features.descriptorIndexing",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingUniformBufferUpdateAfterBind",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingSampledImageUpdateAfterBind",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingStorageImageUpdateAfterBind",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingStorageBufferUpdateAfterBind",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingUniformTexelBufferUpdateAfterBind",
+    "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingStorageTexelBufferUpdateAfterBind",
+    "VkPhysicalDeviceInlineUniformBlockFeatures.descriptorBindingInlineUniformBlockUpdateAfterBind",
     "VkPhysicalDeviceDescriptorIndexingFeatures.runtimeDescriptorArray",
     "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingVariableDescriptorCount",
     "VkPhysicalDeviceDescriptorIndexingFeatures.descriptorBindingPartiallyBound",
@@ -269,43 +281,6 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFaultFeaturesEXT.deviceFaultVendorBinary",
 };
 
-// Features a device of each core version must support (Vulkan spec, "Feature Requirements"). A version is
-// advertised only when the driver honours every one of them, so an app that checks the version and not the
-// features (as the spec lets it) never meets a missing one.
-struct VersionRequirement {
-  uint32_t version;
-  std::string_view feature;
-};
-constexpr VersionRequirement kRequiredFeatures[] = {
-    {VK_API_VERSION_1_0, "VkPhysicalDeviceFeatures.robustBufferAccess"},
-    {VK_API_VERSION_1_1, "VkPhysicalDeviceMultiviewFeatures.multiview"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceVulkan12Features.subgroupBroadcastDynamicId"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceImagelessFramebufferFeatures.imagelessFramebuffer"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceUniformBufferStandardLayoutFeatures.uniformBufferStandardLayout"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures.separateDepthStencilLayouts"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceHostQueryResetFeatures.hostQueryReset"},
-    {VK_API_VERSION_1_2, "VkPhysicalDeviceTimelineSemaphoreFeatures.timelineSemaphore"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceBufferDeviceAddressFeatures.bufferDeviceAddress"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceImageRobustnessFeatures.robustImageAccess"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceInlineUniformBlockFeatures.inlineUniformBlock"},
-    {VK_API_VERSION_1_3, "VkPhysicalDevicePipelineCreationCacheControlFeatures.pipelineCreationCacheControl"},
-    {VK_API_VERSION_1_3, "VkPhysicalDevicePrivateDataFeatures.privateData"},
-    {VK_API_VERSION_1_3,
-     "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceSubgroupSizeControlFeatures.computeFullSubgroups"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceSynchronization2Features.synchronization2"},
-    {VK_API_VERSION_1_3,
-     "VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceDynamicRenderingFeatures.dynamicRendering"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceShaderIntegerDotProductFeatures.shaderIntegerDotProduct"},
-    {VK_API_VERSION_1_3, "VkPhysicalDeviceMaintenance4Features.maintenance4"},
-};
-
 bool Listed(std::string_view feature) {
   return std::find(std::begin(kFeatures), std::end(kFeatures), feature) != std::end(kFeatures);
 }
@@ -316,8 +291,14 @@ uint32_t MaxDeviceApiVersion() {
   uint32_t best = VK_API_VERSION_1_0;
   for (uint32_t version : kVersions) {
     if (version > kCompleteDeviceApiVersion) break;
-    bool honoured = std::all_of(std::begin(kRequiredFeatures), std::end(kRequiredFeatures),
-                                [&](const VersionRequirement& r) { return r.version > version || Listed(r.feature); });
+    // A version is advertised only when the driver honours every feature the spec makes mandatory for it
+    // ("Feature Requirements"), so an app that checks the version and not the features (as the spec lets it)
+    // never meets a missing one.
+    bool honoured = true;
+    for (const FeatureRequirement& r : FeatureRequirements()) {
+      if (!r.conditions.empty() || r.minVersion > version) continue;
+      honoured = honoured && std::all_of(r.required.begin(), r.required.end(), Listed);
+    }
     if (!honoured) break;
     best = version;
   }

@@ -108,11 +108,12 @@ void DeviceMemory::Free(DeviceMemory* memory, const VkAllocationCallbacks* alloc
 }
 
 VkResult DeviceMemory::Map(VkDeviceSize offset, VkDeviceSize size, void** out) {
-  // VUID-vkMapMemory-memory-00682: "memory must not be currently host mapped".
+  // VUID-vkMapMemory-memory-00678: "memory must not be currently host mapped".
   if (mapped_)
     return ReportError(VK_ERROR_MEMORY_MAP_FAILED, "vkMapMemory: memory %llu is already mapped "
-                       "(VUID-vkMapMemory-memory-00682)", static_cast<unsigned long long>(header.id));
-  // VUID-vkMapMemory-memory-00682 / -00683: the type must be HOST_VISIBLE.
+                       "(VUID-vkMapMemory-memory-00678)", static_cast<unsigned long long>(header.id));
+  // VUID-vkMapMemory-memory-00682: "memory must have been created with a memory type that reports
+  // VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT".
   if ((propertyFlags_ & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) == 0)
     return ReportError(VK_ERROR_MEMORY_MAP_FAILED, "vkMapMemory: memory type %u is not HOST_VISIBLE "
                        "(VUID-vkMapMemory-memory-00682)", typeIndex_);

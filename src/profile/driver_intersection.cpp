@@ -1,12 +1,15 @@
 #include "profile/driver_intersection.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "crashtest/vulkan_compat.h"
 #include "profile/description_access.h"
 #include "profile/extension_requirements_types.h"
+#include "profile/feature_rules.h"
+#include "profile/format_rules.h"
 #include "profile/struct_table.h"
 
 namespace crashtest {
@@ -283,8 +286,20 @@ void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver)
   DropUnprovidedStructs(d, driver, d.extendedFeatures);
   DropUnprovidedStructs(d, driver, d.extendedProperties);
   IntersectFeatures(d, driver);
+  // What is left must still satisfy the spec's Feature Requirements (what the driver implements is enabled, the
+  // rest goes); whatever that removes may unmeet an extension's prerequisites or a struct's provider, and those
+  // may in turn take features away.
+  // (Each round removes something; a handful of rounds settle every real profile, the bound guards the rest.)
+  for (std::size_t before = SIZE_MAX, round = 0; before != d.dropped.size() && round < 8; ++round) {
+    before = d.dropped.size();
+    EnforceFeatureRequirements(d, driver);
+    DropExtensionsWithUnmetRequirements(d, driver);
+    DropUnprovidedStructs(d, driver, d.extendedFeatures);
+    DropUnprovidedStructs(d, driver, d.extendedProperties);
+  }
   ApplyUnsupportedLimits(d);
   IntersectFormats(d, driver);
+  CompleteRequiredFormatSupport(d, driver);
   IntersectQueueFlags(d);
 }
 

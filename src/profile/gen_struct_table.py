@@ -10,6 +10,7 @@ disabled ones are skipped. Layouts come from `offsetof`/`sizeof` in the generate
 script, decides them.
 """
 
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -359,7 +360,10 @@ def main():
     for name in names:
         role, stype, members = structs[name]
         core, exts = registry.providers.get(name, (0, []))
-        if role not in ('Features', 'Properties') or not stype or name.startswith('VkPhysicalDeviceVulkan'):
+        # The aggregates themselves are skipped, not every name that starts alike: VkPhysicalDeviceVulkanMemoryModelFeatures
+        # is an individual struct promoted to 1.2.
+        if (role not in ('Features', 'Properties') or not stype or
+                re.match(r'VkPhysicalDeviceVulkan1\d+(Features|Properties)$', name)):
             continue
         if core not in (version_number('1.1'), version_number('1.2'), version_number('1.3')):
             continue

@@ -15,6 +15,7 @@
 #include "profile/fast_formats.h"
 #include "profile/json_file.h"
 #include "profile/read_context.h"
+#include "profile/required_limits.h"
 #include "profile/struct_json_reader.h"
 #include "profile/struct_table.h"
 
@@ -467,6 +468,9 @@ bool ProfileReader::Read(const Json& root, const std::string& profileName) {
   ApplyDefaultIdentity(ctx_, given_, IdentityName(), out_);
   auto key = root.find("crashtest");
   ApplyCrashtestKey(ctx_, key == root.end() ? nullptr : &*key, given_, out_);
+  // A limit no conformant device may report (Required Limits): a warning, an error under --strict. The driver's
+  // own choices are fixed by the intersection instead (driver_intersection.cpp).
+  for (const LimitProblem& problem : CheckRequiredLimits(out_, &given_)) ctx_.Doubtful(problem.path, problem.text);
   return !ctx_.diagnostics->HasErrors();
 }
 

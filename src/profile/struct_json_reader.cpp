@@ -195,8 +195,10 @@ bool ReadString(const ReadContext& ctx, const MemberInfo& m, const Json& v, cons
   return true;
 }
 
+// Members of a nested struct (VkPhysicalDeviceProperties.limits) are recorded in `given` too: the Required Limits
+// check looks only at the limits a profile states.
 bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, const PathRef& path,
-                 std::byte* dst) {
+                 std::byte* dst, GivenMembers* given) {
   switch (m.kind) {
     case MemberKind::Bool32:
       if (!v.is_boolean()) {
@@ -248,7 +250,7 @@ bool ReadElement(const ReadContext& ctx, const MemberInfo& m, const Json& v, con
         ctx.Error(path.Str(), "expected a " + std::string(m.typeName) + " object, got " + DescribeJson(v));
         return false;
       }
-      return nested != nullptr && ReadStructJson(ctx, *nested, v, dst, path.Str(), nullptr);
+      return nested != nullptr && ReadStructJson(ctx, *nested, v, dst, path.Str(), given);
     }
   }
   return false;
@@ -384,9 +386,9 @@ bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& 
         continue;
       }
       for (std::size_t i = 0; i < m->arrayLength; ++i)
-        memberOk &= ReadElement(ctx, *m, v[i], PathRef(memberPath, i), memberDst + i * m->elementSize);
+        memberOk &= ReadElement(ctx, *m, v[i], PathRef(memberPath, i), memberDst + i * m->elementSize, given);
     } else {
-      memberOk = ReadElement(ctx, *m, v, memberPath, memberDst);
+      memberOk = ReadElement(ctx, *m, v, memberPath, memberDst, given);
     }
     if (memberOk && given != nullptr) given->insert(m);
     ok &= memberOk;

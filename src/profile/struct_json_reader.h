@@ -16,8 +16,8 @@ namespace crashtest {
 using GivenMembers = std::unordered_set<const MemberInfo*>;
 
 // Writes the members `object` names into `dst` (laid out as `info`); members it omits are left untouched.
-// `given` (may be null) receives the top-level members written. Returns false when something was reported as an
-// error; every error is reported, not only the first.
+// `given` (may be null) receives the members written, those of nested structs (VkPhysicalDeviceLimits) included.
+// Returns false when something was reported as an error; every error is reported, not only the first.
 bool ReadStructJson(const ReadContext& ctx, const StructInfo& info, const Json& object, std::byte* dst,
                     const std::string& path, GivenMembers* given);
 

@@ -56,7 +56,7 @@ void ComputeDispatcher::PushConstants(const record::PushConstants& push) { resou
 bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3], const std::string& where) {
   Device& device = queue_.device();
   if (pipeline_ == nullptr) {
-    CT_ERROR("%s: no compute pipeline is bound (VUID-vkCmdDispatch-None-08606); the dispatch is skipped",
+    CT_ERROR("%s: no compute pipeline is bound (VUID-vkCmdDispatch-None-02700); the dispatch is skipped",
              where.c_str());
     return true;
   }

@@ -389,7 +389,7 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
                               const std::string& where, uint64_t* passed) {
   *passed = 0;
   if (pipeline_ == nullptr) {
-    CT_ERROR("%s: no graphics pipeline is bound (VUID-vkCmdDraw-None-08606); the draw is skipped", where.c_str());
+    CT_ERROR("%s: no graphics pipeline is bound (VUID-vkCmdDraw-None-02700); the draw is skipped", where.c_str());
     return true;
   }
   if (!attachments.active) {

@@ -53,6 +53,8 @@ void QueueWorker::TakeHolds(Submission& submission) {
       }
       submitted.secondaryCount = static_cast<uint32_t>(submission.secondaries.size()) - submitted.firstSecondary;
     }
+  // The fence is pending until the submission ends (Process), whether it is signalled or abandoned.
+  if (submission.fence != nullptr) submission.fence->NoteSubmitted();
 }
 
 VkResult QueueWorker::Submit(Submission&& submission) {
@@ -189,7 +191,7 @@ void QueueWorker::Process(Submission& submission) {
     for (const SubmitBatch& batch : submission.batches)
       for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) submitted.commandBuffer->ReleaseLocked();
     for (const HeldStream& secondary : submission.secondaries) secondary.commandBuffer->ReleaseLocked();
-    if (submission.fence != nullptr && !execution.lost()) submission.fence->SignalPublished();
+    if (submission.fence != nullptr) submission.fence->FinishPublished(!execution.lost());
     completed_.fetch_add(1, std::memory_order_release);
   });
 }

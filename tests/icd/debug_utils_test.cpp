@@ -67,6 +67,49 @@ TEST(DebugUtilsTest, ConfigurationErrorsReachAMessengerChainedIntoInstanceCreati
   EXPECT_TRUE(received.Contains(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "malformed.json"));
 }
 
+// Whether `text` is well-formed UTF-8 (no stray continuation bytes, overlong forms, surrogates or truncation).
+bool IsValidUtf8(const std::string& text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    const auto second = static_cast<unsigned char>(text[i + 1 < text.size() ? i + 1 : i]);
+    if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
+        (c == 0xF4 && second > 0x8F))
+      return false;
+    i += n;
+  }
+  return true;
+}
+
+// Issue 18: messages quote what the application gave (here the configuration's path); bytes that are not UTF-8
+// arrive escaped, so the message stays decodable, and real UTF-8 is kept as it is.
+TEST(DebugUtilsTest, MessagesStayValidUtf8WhateverTheApplicationsBytes) {
+  ScopedConfig config("missing-\xff\xfe-\xc3\xa9-\xed\xa0\x80-\xe2\x82.json");
+  Received received;
+  VkDebugUtilsMessengerCreateInfoEXT messenger = MessengerInfo(&received);
+  const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &messenger};
+  info.enabledExtensionCount = 1;
+  info.ppEnabledExtensionNames = &extension;
+  VkInstance instance = VK_NULL_HANDLE;
+  ::testing::internal::CaptureStderr();
+  EXPECT_NE(vkCreateInstance(&info, nullptr, &instance), VK_SUCCESS);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+  std::lock_guard lock(received.mutex);
+  bool quoted = false;
+  for (const auto& [severity, text] : received.messages) {
+    EXPECT_TRUE(IsValidUtf8(text)) << text;
+    quoted |= text.find("missing-\\xff\\xfe-\xc3\xa9-\\xed\\xa0\\x80-\\xe2\\x82.json") != std::string::npos;
+  }
+  EXPECT_TRUE(quoted);
+  EXPECT_FALSE(received.messages.empty());
+  EXPECT_TRUE(IsValidUtf8(log));
+}
+
 TEST(DebugUtilsTest, AMessengerHearsMisuseAndStopsAfterDestruction) {
   ScopedConfig config("");
   VkInstance instance = CreateInstance(VK_API_VERSION_1_1, {VK_EXT_DEBUG_UTILS_EXTENSION_NAME});

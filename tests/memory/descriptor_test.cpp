@@ -283,5 +283,36 @@ TEST_F(DescriptorTest, LayoutSupportQuery) {
   EXPECT_EQ(result.supported, VK_FALSE);
 }
 
+// Update-after-bind layouts (issue 18): the layout and pool rules are checked, and a valid use allocates.
+TEST_F(DescriptorTest, UpdateAfterBindLayoutRules) {
+  const VkDescriptorBindingFlags uab[2] = {VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT, 0};
+  VkDescriptorSetLayoutBindingFlagsCreateInfo flags{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+                                                     nullptr, 2, uab};
+  VkDescriptorSetLayoutBinding bindings[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, kAll, nullptr},
+                                              {1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, kAll, nullptr}};
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, &flags, 0, 2, bindings};
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  // VUID-VkDescriptorSetLayoutCreateInfo-flags-03000: the layout must be UPDATE_AFTER_BIND_POOL.
+  EXPECT_EQ(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), VK_ERROR_VALIDATION_FAILED_EXT);
+  // VUID-VkDescriptorSetLayoutCreateInfo-descriptorType-03001: no dynamic buffer beside an update-after-bind binding.
+  info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
+  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  EXPECT_EQ(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), VK_ERROR_VALIDATION_FAILED_EXT);
+  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), VK_SUCCESS);
+  // VUID-VkDescriptorSetAllocateInfo-pSetLayouts-03044: its sets come from an UPDATE_AFTER_BIND pool.
+  const std::vector<VkDescriptorPoolSize> sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+                                                   {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4}};
+  VkDescriptorPool plain = MakePool(2, sizes);
+  VkDescriptorPool updateAfterBind = MakePool(2, sizes, VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT);
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  EXPECT_EQ(AllocateSet(plain, layout, &set), VK_ERROR_VALIDATION_FAILED_EXT);
+  EXPECT_EQ(set, VK_NULL_HANDLE);
+  EXPECT_EQ(AllocateSet(updateAfterBind, layout, &set), VK_SUCCESS);
+  vkDestroyDescriptorPool(device_, plain, nullptr);
+  vkDestroyDescriptorPool(device_, updateAfterBind, nullptr);
+  vkDestroyDescriptorSetLayout(device_, layout, nullptr);
+}
+
 }  // namespace
 }  // namespace crashtest::test

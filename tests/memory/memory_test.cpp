@@ -33,7 +33,11 @@ TEST_F(MemoryTest, MappingTwiceOrDeviceOnlyMemoryFails) {
   void* first = nullptr;
   void* second = nullptr;
   ASSERT_EQ(vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &first), VK_SUCCESS);
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &second), VK_ERROR_MEMORY_MAP_FAILED);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  // "memory must not be currently host mapped" is VUID-vkMapMemory-memory-00678 (issue 18: it said 00682).
+  EXPECT_NE(log.find("VUID-vkMapMemory-memory-00678"), std::string::npos) << log;
   vkUnmapMemory(device_, memory);
   EXPECT_EQ(vkMapMemory(device_, memory, 4096, VK_WHOLE_SIZE, 0, &second), VK_ERROR_MEMORY_MAP_FAILED);
   EXPECT_EQ(vkMapMemory(device_, memory, 4000, 200, 0, &second), VK_ERROR_MEMORY_MAP_FAILED);

@@ -379,7 +379,11 @@ class RealExports(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertIn("note: " + path + ": capabilities.device.properties.VkPhysicalDeviceFragmentShadingRateProperties"
                       "KHR.maxFragmentShadingRateRasterizationSamples: \"SAMPLE_COUNT_16_BIT\" read as", r.stdout)
-        self.assertTrue(r.stdout.endswith(path + ": OK, 1 device\n"), r.stdout)
+        # Its sample counts are single names (what the file tests), fewer than the spec's Required Limits allow:
+        # warned, not refused.
+        self.assertTrue(r.stdout.endswith(path + ": OK, 1 device, 2 warnings\n"), r.stdout)
+        self.assertIn("framebufferDepthSampleCounts is 1; every device sets at least the bits 5 (Required Limits)",
+                      r.stdout)
         r = run("check", profiles("bad-unprefixed-typo.json"))
         self.assertEqual(r.returncode, 1, r.stdout)
 
@@ -400,7 +404,8 @@ class RealExports(unittest.TestCase):
         r = run("devices", "--verbose", "--json", "--config", profiles("exact-extensions.json"))
         self.assertEqual(r.returncode, 0, r.stderr)
         device = json.loads(r.stdout)["devices"][0]
-        self.assertEqual(device["added"], [])
+        # No extension is added (features and formats the spec makes mandatory may be: docs/configuration.md).
+        self.assertEqual([c for c in device["added"] if c["what"].startswith("extension ")], [])
         not_added = [c["what"] for c in device["dropped"] if c["what"].endswith("(not added)")]
         self.assertEqual(sorted(not_added), ["extension VK_KHR_device_fault (not added)",
                                              "extension VK_KHR_pipeline_executable_properties (not added)"])

@@ -1,6 +1,7 @@
 // Shared setup of the work-area tests through the real loader: a device with every queue of every family, the
 // optional features crashtest may advertise (timeline semaphores, synchronization2, host query reset, dynamic
-// rendering) enabled when the device reports them, host-visible buffers, and one-shot command buffers.
+// rendering, descriptor indexing) enabled when the device reports them, host-visible buffers, and one-shot command
+// buffers.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -57,7 +58,9 @@ class WorkTest : public LoaderTest {
     hostReset_.pNext = &sync2_;
     dynamicRendering_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
     dynamicRendering_.pNext = &hostReset_;
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &dynamicRendering_};
+    descriptorIndexing_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES;
+    descriptorIndexing_.pNext = &dynamicRendering_;
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &descriptorIndexing_};
     vkGetPhysicalDeviceFeatures2(physical_, &features);
     features_ = features.features;
 
@@ -220,6 +223,7 @@ class WorkTest : public LoaderTest {
   VkPhysicalDeviceSynchronization2Features sync2_{};
   VkPhysicalDeviceHostQueryResetFeatures hostReset_{};
   VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering_{};
+  VkPhysicalDeviceDescriptorIndexingFeatures descriptorIndexing_{};
   std::vector<QueueRef> queues_;
   std::vector<VkCommandPool> pools_;
   std::vector<std::unique_ptr<HostBuffer>> buffers_;

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "profile/config.h"
 #include "profile/profile_reader.h"
+#include "profile/struct_table.h"
 #include "test_support.h"
 
 namespace crashtest {
@@ -17,9 +19,11 @@ using test::Member;
 
 constexpr VkExtensionProperties kExtensions[] = {{"VK_KHR_driver_properties", 1}, {"VK_KHR_timeline_semaphore", 1}};
 constexpr std::string_view kFeatures[] = {"VkPhysicalDeviceFeatures.fullDrawIndexUint32",
-                                          "VkPhysicalDeviceVulkan12Features.timelineSemaphore"};
+                                          "VkPhysicalDeviceVulkan12Features.timelineSemaphore",
+                                          "VkPhysicalDeviceMultiviewFeatures.multiview"};
 
-// A driver that implements Vulkan 1.1, two extensions and two features.
+// A driver that implements Vulkan 1.1, two extensions and three features (multiview: 1.1 makes it mandatory, so the
+// intersection enables it on a 1.1 device whose profile is silent).
 const DriverCapabilities kDriver{VK_MAKE_API_VERSION(0, 1, 1, 5), kExtensions, {}, kFeatures};
 
 bool Dropped(const DeviceDescription& d, const std::string& what) {
@@ -76,13 +80,17 @@ TEST(DriverIntersection, DropsUnimplementedExtensionsAndQueueFlags) {
   for (const DroppedCapability& c : m.dropped) EXPECT_FALSE(c.reason.empty()) << c.what;
 }
 
+// The profile's bits the driver lacks go; the bits the spec's Required Format Support makes mandatory are added
+// (format_rules.cpp), and only those the driver implements.
 TEST(DriverIntersection, MasksFormatFeaturesWithTheDriversFormatTable) {
   DeviceDescription d = LoadMinimal();
   const FormatSupport before = d.formats.at(VK_FORMAT_R8G8B8A8_UNORM);
   IntersectWithDriver(d, kDriver);
   const FormatSupport mine = kDriver.FormatFeatures(VK_FORMAT_R8G8B8A8_UNORM);
-  EXPECT_EQ(d.formats.at(VK_FORMAT_R8G8B8A8_UNORM).optimalTilingFeatures,
-            before.optimalTilingFeatures & mine.optimalTilingFeatures);
+  const VkFormatFeatureFlags2 after = d.formats.at(VK_FORMAT_R8G8B8A8_UNORM).optimalTilingFeatures;
+  EXPECT_EQ(after & ~mine.optimalTilingFeatures, 0u);
+  EXPECT_EQ(after & before.optimalTilingFeatures, before.optimalTilingFeatures & mine.optimalTilingFeatures);
+  EXPECT_NE(after & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT, 0u);  // mandatory, not in the profile
 }
 
 // VK_KHR_dynamic_rendering requires VK_KHR_depth_stencil_resolve (vk.xml); a 1.1 device that cannot advertise the
@@ -101,14 +109,22 @@ TEST(DriverIntersection, DropsExtensionsWhosePrerequisitesAreNotAdvertised) {
   ASSERT_NE(it, d.dropped.end());
   EXPECT_EQ(it->reason, "requires VK_KHR_depth_stencil_resolve, not advertised");
 
-  // With the prerequisite advertised too, both stay.
+  // With the prerequisite advertised too, both stay (with the feature the extension promises: Feature
+  // Requirements, feature_rules.cpp).
   constexpr VkExtensionProperties more[] = {{"VK_KHR_create_renderpass2", 1},
                                             {"VK_KHR_depth_stencil_resolve", 1},
                                             {"VK_KHR_dynamic_rendering", 1}};
-  const DriverCapabilities richer{VK_MAKE_API_VERSION(0, 1, 1, 0), more, {}, kFeatures};
+  constexpr std::string_view richerFeatures[] = {"VkPhysicalDeviceMultiviewFeatures.multiview",
+                                                 "VkPhysicalDeviceDynamicRenderingFeatures.dynamicRendering"};
+  const DriverCapabilities richer{VK_MAKE_API_VERSION(0, 1, 1, 0), more, {}, richerFeatures};
   DeviceDescription e = LoadMinimal();
   e.extensions = {{"VK_KHR_create_renderpass2", 1}, {"VK_KHR_depth_stencil_resolve", 1},
                   {"VK_KHR_dynamic_rendering", 1}};
+  const StructInfo* dynamicRendering = FindStruct("VkPhysicalDeviceDynamicRenderingFeatures");
+  ASSERT_NE(dynamicRendering, nullptr);
+  const VkBool32 on = VK_TRUE;
+  std::memcpy(StructBytes(e, *dynamicRendering, /*create=*/true) + dynamicRendering->FindMember("dynamicRendering")->offset,
+              &on, sizeof on);
   IntersectWithDriver(e, richer);
   EXPECT_TRUE(e.HasExtension("VK_KHR_dynamic_rendering"));
 }

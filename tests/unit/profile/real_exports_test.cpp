@@ -37,7 +37,12 @@ TEST(RealExports, UnprefixedNamesAndSingleFlagBitsAreReadWithANote) {
   ASSERT_TRUE(ReadProfileFile(DataPath("profiles/vulkaninfo-unprefixed.json"), {}, d, diagnostics))
       << AllMessages(diagnostics);
   EXPECT_EQ(diagnostics.Count(Severity::Error), 0u) << AllMessages(diagnostics);
-  EXPECT_EQ(diagnostics.Count(Severity::Warning), 0u) << AllMessages(diagnostics);
+  // Its single-name sample counts are below the spec's Required Limits (1 | 4): said, not refused.
+  EXPECT_EQ(diagnostics.Count(Severity::Warning), 2u) << AllMessages(diagnostics);
+  EXPECT_EQ(CountContaining(diagnostics, Severity::Warning, "framebufferDepthSampleCounts is 1; every device sets "
+                                                            "at least the bits 5 (Required Limits)"),
+            1u)
+      << AllMessages(diagnostics);
   EXPECT_EQ(d.properties.deviceType, VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU);
   EXPECT_EQ(d.properties.limits.framebufferColorSampleCounts, VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT);
   EXPECT_EQ(d.properties.limits.framebufferDepthSampleCounts, VK_SAMPLE_COUNT_1_BIT);
@@ -58,7 +63,8 @@ TEST(RealExports, UnprefixedNamesAndSingleFlagBitsAreReadWithANote) {
       << AllMessages(diagnostics);
   EXPECT_EQ(CountContaining(diagnostics, Severity::Info, "framebufferColorSampleCounts[0]"), 1u)
       << AllMessages(diagnostics);
-  for (const Diagnostic& n : diagnostics.Items()) EXPECT_EQ(n.Format().rfind("note: ", 0), 0u) << n.Format();
+  for (const Diagnostic& n : diagnostics.Items())
+    if (n.severity != Severity::Warning) EXPECT_EQ(n.Format().rfind("note: ", 0), 0u) << n.Format();
 }
 
 TEST(RealExports, WhatIsReallyWrongStaysAnError) {
@@ -172,7 +178,8 @@ TEST(RealExports, ExactExtensionsEmulatesTheProfilesListAndSaysWhatWasNotAdded) 
   EXPECT_TRUE(d.HasExtension("VK_EXT_device_fault"));  // the profile lists it
   EXPECT_FALSE(d.HasExtension("VK_KHR_device_fault"));
   EXPECT_FALSE(d.HasExtension("VK_KHR_pipeline_executable_properties"));
-  EXPECT_TRUE(d.added.empty());
+  // No extension is added (features and formats the spec makes mandatory may be).
+  for (const AddedCapability& c : d.added) EXPECT_NE(c.what.rfind("extension ", 0), 0u) << c.what;
   const auto notAdded = [&](const std::string& name) {
     return std::any_of(d.dropped.begin(), d.dropped.end(), [&](const DroppedCapability& c) {
       return c.what == "extension " + name + " (not added)" && c.reason.find("exactExtensions") != std::string::npos;
