@@ -53,7 +53,9 @@ TEST(FormatRules, TheDefaultDeviceHasWhatTheIssueFoundMissing) {
   // The packed formats are their R8G8B8A8 equivalents byte for byte: everything the table asks of either is there.
   const VkFormatFeatureFlags2 packed = Support(d, VK_FORMAT_A8B8G8R8_UNORM_PACK32).optimalTilingFeatures;
   for (const FormatRequirement& r : RequiredFormatSupport())
-    if (r.format == VK_FORMAT_A8B8G8R8_UNORM_PACK32) EXPECT_EQ(packed & r.optimal, r.optimal);
+    if (r.format == VK_FORMAT_A8B8G8R8_UNORM_PACK32) {
+      EXPECT_EQ(packed & r.optimal, r.optimal);
+    }
 }
 
 // Every device samples one compressed family completely. A profile whose families crashtest cannot sample (here

@@ -64,7 +64,9 @@ TEST(RealExports, UnprefixedNamesAndSingleFlagBitsAreReadWithANote) {
   EXPECT_EQ(CountContaining(diagnostics, Severity::Info, "framebufferColorSampleCounts[0]"), 1u)
       << AllMessages(diagnostics);
   for (const Diagnostic& n : diagnostics.Items())
-    if (n.severity != Severity::Warning) EXPECT_EQ(n.Format().rfind("note: ", 0), 0u) << n.Format();
+    if (n.severity != Severity::Warning) {
+      EXPECT_EQ(n.Format().rfind("note: ", 0), 0u) << n.Format();
+    }
 }
 
 TEST(RealExports, WhatIsReallyWrongStaysAnError) {
