@@ -207,8 +207,7 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::DrawIndexedIndirect:
     case CommandOp::DrawIndirectCount:
     case CommandOp::DrawIndexedIndirectCount:
-      CountWork(op, record);
-      return RunDraw(op, record);
+      return RunDraw(op, record);  // counted by what it draws (pipeline statistics)
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase:
     case CommandOp::DispatchIndirect:
@@ -469,9 +468,15 @@ bool Executor::RunDraw(CommandOp op, const void* record) {
   const std::string where = Where(op);
   auto draw = [&](raster::DrawCall call) {
     if (call.indexed) graphics_.IndexBuffer(&call);
-    uint64_t passed = 0;
-    const bool live = graphics_.Draw(call, attachments, where, &passed);
-    samplesPassed_ += passed;
+    raster::DrawOutcome outcome;
+    bool executed = false;
+    const bool live = graphics_.Draw(call, attachments, where, &outcome, &executed);
+    samplesPassed_ += outcome.fragmentsPassed;
+    if (executed)
+      CountExecutedDraw(counters_, outcome.inputVertices, outcome.primitives, outcome.vertexInvocations,
+                        outcome.clippingInvocations, outcome.clippingPrimitives, outcome.fragmentInvocations);
+    else
+      CountDraw(counters_, topology_, call.count, call.instanceCount);  // what it would have counted
     return live;
   };
   switch (op) {
@@ -530,49 +535,9 @@ bool Executor::RunDraw(CommandOp op, const void* record) {
   }
 }
 
+// Compute invocations of a dispatch (draws count what they ran, in RunDraw).
 void Executor::CountWork(CommandOp op, const void* record) {
   switch (op) {
-    case CommandOp::Draw: {
-      const auto* r = static_cast<const record::Draw*>(record);
-      CountDraw(counters_, topology_, r->vertexCount, r->instanceCount);
-      break;
-    }
-    case CommandOp::DrawIndexed: {
-      const auto* r = static_cast<const record::DrawIndexed*>(record);
-      CountDraw(counters_, topology_, r->indexCount, r->instanceCount);
-      break;
-    }
-    case CommandOp::DrawIndirect:
-    case CommandOp::DrawIndexedIndirect:
-    case CommandOp::DrawIndirectCount:
-    case CommandOp::DrawIndexedIndirectCount: {
-      // The parameters live in device memory at execution time, as on a GPU.
-      const bool indexed = op == CommandOp::DrawIndexedIndirect || op == CommandOp::DrawIndexedIndirectCount;
-      const Buffer* buffer;
-      VkDeviceSize offset;
-      uint32_t drawCount, stride;
-      if (op == CommandOp::DrawIndirect || op == CommandOp::DrawIndexedIndirect) {
-        const auto* r = static_cast<const record::DrawIndirect*>(record);
-        buffer = r->buffer, offset = r->offset, drawCount = r->drawCount, stride = r->stride;
-      } else {
-        const auto* r = static_cast<const record::DrawIndirectCount*>(record);
-        buffer = r->buffer, offset = r->offset, stride = r->stride;
-        uint32_t count = 0;
-        ReadIndirect(r->countBuffer, r->countOffset, &count);
-        drawCount = count < r->maxDrawCount ? count : r->maxDrawCount;
-      }
-      for (uint32_t i = 0; i < drawCount; ++i) {
-        VkDeviceSize at = offset + static_cast<VkDeviceSize>(i) * stride;
-        if (indexed) {
-          VkDrawIndexedIndirectCommand draw;
-          if (ReadIndirect(buffer, at, &draw)) CountDraw(counters_, topology_, draw.indexCount, draw.instanceCount);
-        } else {
-          VkDrawIndirectCommand draw;
-          if (ReadIndirect(buffer, at, &draw)) CountDraw(counters_, topology_, draw.vertexCount, draw.instanceCount);
-        }
-      }
-      break;
-    }
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase: {
       const auto* r = static_cast<const record::Dispatch*>(record);

@@ -386,8 +386,9 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
 }
 
 bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachments& attachments,
-                              const std::string& where, uint64_t* passed) {
-  *passed = 0;
+                              const std::string& where, raster::DrawOutcome* total, bool* executed) {
+  *total = raster::DrawOutcome{};
+  *executed = false;
   if (pipeline_ == nullptr) {
     CT_ERROR("%s: no graphics pipeline is bound (VUID-vkCmdDraw-None-02700); the draw is skipped", where.c_str());
     return true;
@@ -413,11 +414,18 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
   // ("the draw is broadcast to each view", VK_KHR_multiview), in view order.
   const uint32_t viewMask = pipeline_->graphics().viewMask;
   raster::DrawOutcome outcome;
+  *executed = true;
   for (uint32_t view = 0; view < 32; ++view) {
     if (viewMask != 0 && (viewMask & (1u << view)) == 0) continue;
     state.viewIndex = view;
     outcome = raster::RunDraw(state, call, &execution.computePool(options.computeThreads));
-    *passed += outcome.fragmentsPassed;
+    total->fragmentsPassed += outcome.fragmentsPassed;
+    total->inputVertices += outcome.inputVertices;
+    total->primitives += outcome.primitives;
+    total->vertexInvocations += outcome.vertexInvocations;
+    total->clippingInvocations += outcome.clippingInvocations;
+    total->clippingPrimitives += outcome.clippingPrimitives;
+    total->fragmentInvocations += outcome.fragmentInvocations;
     if (outcome.fault.kind != execution::ShaderFaultKind::None || outcome.cancelled || viewMask == 0) break;
   }
   if (outcome.fault.kind == execution::ShaderFaultKind::None) return !outcome.cancelled;

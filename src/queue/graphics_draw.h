@@ -14,6 +14,7 @@
 #include "command/command_ops.h"
 #include "command/command_records.h"
 #include "queue/bound_resources.h"
+#include "raster/draw.h"
 #include "raster/draw_state.h"
 
 namespace crashtest {
@@ -45,9 +46,10 @@ class GraphicsDispatcher {
   bool SetState(CommandOp op, const void* record);
 
   // Runs one draw. False when the draw lost the device (the submission stops there). `where` names the command.
-  // *passed receives the samples that passed (occlusion queries).
+  // *outcome receives what the queries count; *executed says whether the draw ran (false: skipped with a warning
+  // or an error, and *outcome is empty).
   bool Draw(const raster::DrawCall& call, const DrawAttachments& attachments, const std::string& where,
-            uint64_t* passed);
+            raster::DrawOutcome* outcome, bool* executed);
   // The index buffer bound (for indexed draws).
   void IndexBuffer(raster::DrawCall* call) const;
 

@@ -31,6 +31,17 @@ void CountDraw(PipelineCounters& counters, VkPrimitiveTopology topology, uint64_
   counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT)] += primitives;
 }
 
+void CountExecutedDraw(PipelineCounters& counters, uint64_t inputVertices, uint64_t inputPrimitives,
+                       uint64_t vertexInvocations, uint64_t clippingInvocations, uint64_t clippingPrimitives,
+                       uint64_t fragmentInvocations) {
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT)] += inputVertices;
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT)] += inputPrimitives;
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT)] += vertexInvocations;
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT)] += clippingInvocations;
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT)] += clippingPrimitives;
+  counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT)] += fragmentInvocations;
+}
+
 void CountDispatch(PipelineCounters& counters, uint64_t invocations) {
   counters.values[Bit(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT)] += invocations;
 }

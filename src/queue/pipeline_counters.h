@@ -20,7 +20,12 @@ struct PipelineCounters {
 // Primitives that `vertices` vertices assemble into with `topology` (Vulkan 1.3, 21.1 "Primitive Topologies").
 uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t vertices);
 
-// Adds one draw of `vertices` vertices × `instances` instances.
+// Adds what one draw ran (raster::DrawOutcome's counts).
+void CountExecutedDraw(PipelineCounters& counters, uint64_t inputVertices, uint64_t inputPrimitives,
+                       uint64_t vertexInvocations, uint64_t clippingInvocations, uint64_t clippingPrimitives,
+                       uint64_t fragmentInvocations);
+
+// Adds what a draw of `vertices` vertices × `instances` instances would count (a draw that is not executed).
 void CountDraw(PipelineCounters& counters, VkPrimitiveTopology topology, uint64_t vertices, uint64_t instances);
 void CountDispatch(PipelineCounters& counters, uint64_t invocations);
 

@@ -32,6 +32,7 @@ void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::v
                       const uint32_t* primitiveIds, bool polygon) {
   setups_.clear();
   clipped_.clear();
+  clippedOutput_ = 0;
   tiles_.resize(grid.count());
   for (std::vector<uint32_t>& list : tiles_) list.clear();
   if (grid.count() == 0) return;
@@ -54,6 +55,7 @@ void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::v
       base = clipped_.size();
       clipped_.insert(clipped_.end(), clipper.Vertex(0), clipper.Vertex(0) + size_t{n} * stride);
     }
+    if (n >= 3) clippedOutput_ += n - 2;
     for (uint32_t k = 1; k + 1 < n; ++k) {
       TriangleSetup t;
       const float* p0 = inside ? a : clipped_.data() + base;

@@ -39,9 +39,13 @@ class BinnedChunk {
 
   const std::vector<uint32_t>& TileTriangles(uint32_t tile) const { return tiles_[tile]; }
   const TriangleSetup& Triangle(uint32_t i) const { return setups_[i]; }
+  // Triangles that left the clipping stage (a polygon clipped into a fan counts each of its triangles), before
+  // culling: the clipping-primitives statistic.
+  uint64_t clippedOutput() const { return clippedOutput_; }
 
  private:
   std::vector<TriangleSetup> setups_;
+  uint64_t clippedOutput_ = 0;
   std::vector<float> clipped_;                // vertices made by clipping, `stride` floats each
   std::vector<std::vector<uint32_t>> tiles_;  // per tile: indices into setups_, in primitive order
 };

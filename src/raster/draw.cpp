@@ -150,6 +150,7 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
       }
     });
     outcome.vertexInvocations += unique.size();
+    outcome.inputVertices += ids.size() - static_cast<size_t>(std::count(ids.begin(), ids.end(), kRestart));
     if (IsFault(vertexFault.fault()) && !IsFault(outcome.fault)) {
       outcome.fault = vertexFault.fault();
       outcome.faultInVertexStage = true;
@@ -164,10 +165,16 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
     const float* binVertices = vertices.data();
     uint32_t binStride = stride;
     const uint32_t* primitiveIds = nullptr;
+    uint64_t clippedPoints = 0;
     if (polygons) {
       outcome.primitives += assembled.size();
+      outcome.clippingInvocations += assembled.size();
     } else {
-      outcome.primitives += ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, &expanded);
+      const uint64_t assembledHere =
+          ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, &expanded);
+      outcome.primitives += assembledHere;
+      outcome.clippingInvocations += assembledHere;
+      clippedPoints = expanded.triangles.size() / 2;  // two triangles per point or line that survived clipping
       triangles = &expanded.triangles;
       binVertices = expanded.vertices.data();
       binStride = expanded.stride;
@@ -180,6 +187,10 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
         ForRanges(pool, triangles->size(), kTrianglesPerWorker, 1, [&](size_t w, size_t first, size_t last) {
           chunks[w].Bin(state, grid, *triangles, first, last, binVertices, binStride, primitiveIds, polygons);
         });
+    if (polygons)
+      for (size_t c = 0; c < binned; ++c) outcome.clippingPrimitives += chunks[c].clippedOutput();
+    else
+      outcome.clippingPrimitives += clippedPoints;
 
     // Rasterisation and the fragment stage: tiles taken in turn by the workers, each tile's triangles in order.
     FirstFault fragmentFault;
@@ -220,7 +231,10 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
     }
   }
   for (size_t w = 0; w < threads; ++w)
-    if (fragmentStages[w]) outcome.fragmentsPassed += fragmentStages[w]->passed();
+    if (fragmentStages[w]) {
+      outcome.fragmentsPassed += fragmentStages[w]->passed();
+      outcome.fragmentInvocations += fragmentStages[w]->invocations();
+    }
   return outcome;
 }
 

@@ -20,9 +20,15 @@ struct DrawOutcome {
   execution::ShaderFault fault;   // kind None when the draw completed without one
   bool faultInVertexStage = false;
   bool cancelled = false;         // ended early: the device was lost meanwhile
-  uint64_t fragmentsPassed = 0;   // samples that passed every test (occlusion queries)
-  uint64_t vertexInvocations = 0;
-  uint64_t primitives = 0;        // primitives assembled (input-assembly primitives)
+  // What pipeline-statistics queries count ("Pipeline Statistics Queries", Vulkan 1.3, 17.5), over every instance
+  // and view, and the samples occlusion queries count.
+  uint64_t fragmentsPassed = 0;      // samples that passed every test
+  uint64_t inputVertices = 0;        // vertices input assembly read (restart indices are not vertices)
+  uint64_t primitives = 0;           // primitives assembled (input-assembly primitives)
+  uint64_t vertexInvocations = 0;    // a vertex referenced several times in an instance is shaded once
+  uint64_t clippingInvocations = 0;  // primitives that reached the clipping stage
+  uint64_t clippingPrimitives = 0;   // primitives clipping output (triangles of a clipped polygon)
+  uint64_t fragmentInvocations = 0;  // fragment shader invocations, helper invocations excluded
 };
 
 // True when the draw can run: a topology and state the rasteriser handles; otherwise *reason says what it lacks.

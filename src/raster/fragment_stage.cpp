@@ -184,6 +184,7 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
   }
   execution::InvocationBatch& batch = *batch_;
   const uint64_t live = used == 64 ? ~uint64_t{0} : (uint64_t{1} << used) - 1;
+  invocations_ += static_cast<uint64_t>(std::popcount(covered));
   bool batchStopped = false;
   const execution::ShaderFault f = batch.Run(live, live & ~covered, &batchStopped);
   if (f.kind != execution::ShaderFaultKind::None) {

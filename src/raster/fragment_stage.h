@@ -36,6 +36,8 @@ class FragmentStage {
  public:
   // Fragments that passed every test (occlusion queries).
   uint64_t passed() const { return passed_; }
+  // Fragment shader invocations run (covered pixels; helper invocations are not counted).
+  uint64_t invocations() const { return invocations_; }
 
  private:
   static constexpr uint32_t kMaxSamples = 16;
@@ -59,6 +61,7 @@ class FragmentStage {
   uint32_t used_ = 0;       // lanes filled (a multiple of 4)
   uint64_t covered_ = 0;    // lanes that are covered pixels (the rest are helpers)
   uint64_t passed_ = 0;
+  uint64_t invocations_ = 0;
   // The fragment shader's built-ins and outputs, found once.
   uint32_t fragCoordWord_ = UINT32_MAX, frontFacingWord_ = UINT32_MAX, helperWord_ = UINT32_MAX,
            sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX,

@@ -110,6 +110,7 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.largePoints = offered.features.largePoints;
     enabled.wideLines = offered.features.wideLines;
     enabled.fragmentStoresAndAtomics = offered.features.fragmentStoresAndAtomics;
+    enabled.pipelineStatisticsQuery = offered.features.pipelineStatisticsQuery;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
@@ -452,6 +453,16 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
           "vkCreateGraphicsPipelines");
     cleanup.Add([=] { vkDestroyPipeline(dev, pipeline, nullptr); });
 
+    VkQueryPool statisticsPool = VK_NULL_HANDLE;
+    if (job.statistics != 0) {
+      VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      qInfo.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+      qInfo.queryCount = 1;
+      qInfo.pipelineStatistics = job.statistics;
+      Check(vkCreateQueryPool(dev, &qInfo, nullptr, &statisticsPool), "vkCreateQueryPool");
+      cleanup.Add([=] { vkDestroyQueryPool(dev, statisticsPool, nullptr); });
+      vkCmdResetQueryPool(cb, statisticsPool, 0, 1);
+    }
     VkQueryPool queryPool = VK_NULL_HANDLE;
     if (job.occlusionQuery) {
       VkQueryPoolCreateInfo qInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -505,6 +516,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       vkCmdBindVertexBuffers(cb, 0, static_cast<uint32_t>(vertexBuffers.size()), vertexBuffers.data(), offsets.data());
     if (indexBuffer != VK_NULL_HANDLE) vkCmdBindIndexBuffer(cb, indexBuffer, 0, job.indexType);
     if (queryPool != VK_NULL_HANDLE) vkCmdBeginQuery(cb, queryPool, 0, 0);
+    if (statisticsPool != VK_NULL_HANDLE) vkCmdBeginQuery(cb, statisticsPool, 0, 0);
     for (const DrawCommand& d : job.draws) {
       if (!d.pushConstants.empty())
         vkCmdPushConstants(cb, layout, push.stageFlags, 0, static_cast<uint32_t>(d.pushConstants.size() * 4),
@@ -515,6 +527,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
         vkCmdDraw(cb, d.count, d.instances, d.first, d.firstInstance);
     }
     if (queryPool != VK_NULL_HANDLE) vkCmdEndQuery(cb, queryPool, 0);
+    if (statisticsPool != VK_NULL_HANDLE) vkCmdEndQuery(cb, statisticsPool, 0);
     vkCmdEndRendering(cb);
 
     // Read back.
@@ -547,6 +560,13 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     out.color.assign(static_cast<uint8_t*>(colorMapped), static_cast<uint8_t*>(colorMapped) + colorBytes);
     if (readDepth)
       out.depth.assign(static_cast<uint8_t*>(depthMapped), static_cast<uint8_t*>(depthMapped) + depthBytes);
+    if (statisticsPool != VK_NULL_HANDLE) {
+      out.statistics.resize(static_cast<size_t>(__builtin_popcount(job.statistics)));
+      Check(vkGetQueryPoolResults(dev, statisticsPool, 0, 1, out.statistics.size() * sizeof(uint64_t),
+                                  out.statistics.data(), out.statistics.size() * sizeof(uint64_t),
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
+    }
     if (queryPool != VK_NULL_HANDLE)
       Check(vkGetQueryPoolResults(dev, queryPool, 0, 1, sizeof(uint64_t), &out.samplesPassed, sizeof(uint64_t),
                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),

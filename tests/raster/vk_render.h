@@ -70,6 +70,8 @@ struct RenderJob {
   std::vector<uint32_t> storage;
   std::vector<DrawCommand> draws;
   bool occlusionQuery = false;  // count the samples that pass over all draws
+  // Pipeline statistics counted over all draws (0: no query); RenderResult::statistics holds them in bit order.
+  VkQueryPipelineStatisticFlags statistics = 0;
   // Multiview (0: none): the views rendered, each into its layer of the attachments; RenderResult's images then
   // hold every layer up to the highest view, one after the other.
   uint32_t viewMask = 0;
@@ -86,6 +88,7 @@ struct RenderResult {
   std::vector<uint8_t> color;  // width * height texels of the colour format, tightly packed
   std::vector<uint8_t> depth;  // the depth aspect, tightly packed, when a depth format was given
   uint64_t samplesPassed = 0;
+  std::vector<uint64_t> statistics;
   std::vector<uint32_t> storage;  // the storage buffer after the draws
   // After VK_ERROR_DEVICE_LOST on a device opened with `faults`: vkGetDeviceFaultInfoEXT's answer.
   std::string faultDescription;
