@@ -98,6 +98,24 @@ TEST_F(DrawFaults, FragmentStoreWithinItsBufferRecordsCoverage) {
   for (size_t p = 0; p < r.storage.size(); ++p) ASSERT_EQ(r.storage[p], 1u) << "pixel " << p;
 }
 
+// Helper invocations (the uncovered pixels of a quad along the triangle's diagonal) run the shader for derivatives
+// but their stores have no effect: exactly the covered pixels record coverage.
+TEST_F(DrawFaults, HelperInvocationsDoNotStore) {
+  RenderJob job = Quad(3, 3);  // the lower-left half of the target
+  job.fragmentSpirv = Spirv("oob_store.frag");
+  job.storage.assign(16 * 16, 0);
+  const RenderResult r = device_->Render(job);
+  ASSERT_EQ(r.result, VK_SUCCESS) << r.error;
+  uint32_t covered = 0;
+  for (size_t p = 0; p < 16 * 16; ++p) {
+    const bool green = r.color[p * 4 + 1] == 255;
+    covered += green ? 1 : 0;
+    ASSERT_EQ(r.storage[p], green ? 1u : 0u) << "pixel " << p % 16 << "," << p / 16;
+  }
+  EXPECT_GT(covered, 100u);
+  EXPECT_LT(covered, 156u);
+}
+
 TEST_F(DrawFaults, FragmentStorePastTheEndOfAStorageBufferLosesTheDevice) {
   RenderJob job = Quad(6, 6);
   job.fragmentSpirv = Spirv("oob_store.frag");

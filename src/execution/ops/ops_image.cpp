@@ -122,7 +122,8 @@ void ImageWrite(const Op& op, SubgroupState& s) {
   const uint32_t* value = s.Slot(ii.texel);
   const uint32_t* sample = OptionalSlot(s, ii.sample);
   const Scalar kind = static_cast<Scalar>(ii.valueKind);
-  ForEachLane(s.active, [&](uint32_t l) {
+  // Helper invocations write nothing (as StoreExplicit).
+  ForEachLane(s.active & ~s.helpers, [&](uint32_t l) {
     const sampling::ImageTableEntry* entry = Entry(s, image[l]);
     if (entry == nullptr) return;
     const TexelCoordinates t = IntegerCoordinates(ii, coord, nullptr, w, l);

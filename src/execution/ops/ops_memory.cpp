@@ -192,10 +192,12 @@ void StoreExplicit(const Op& op, SubgroupState& s) {
     const uint32_t* lo = s.Slot(op.a);
     // Lanes in increasing order: when two write the same word, the highest lane's value stays, as on the
     // general path.
-    ForEachLane(s.active, [&](uint32_t l) { std::memcpy(base + lo[l], v + l, 4); });
+    ForEachLane(s.active & ~s.helpers, [&](uint32_t l) { std::memcpy(base + lo[l], v + l, 4); });
     return;
   }
-  uint64_t lanes = s.active;
+  // Helper invocations' stores and atomics "do not have any effect" (Vulkan 1.3, "Helper Invocations"): fragment
+  // quads' helper lanes write nothing (and so cannot fault either).
+  uint64_t lanes = s.active & ~s.helpers;
   while (lanes != 0) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
     lanes &= lanes - 1;
@@ -323,7 +325,8 @@ void AtomicOp(const Op& op, SubgroupState& s) {
   const uint32_t* v = s.Slot(op.b);
   const uint32_t* cmp = s.Slot(op.c);
   uint32_t* d = s.Slot(op.dst);
-  uint64_t lanes = s.active;
+  // Helper invocations' atomics have no effect (their results are undefined: left as they were).
+  uint64_t lanes = s.active & ~s.helpers;
   // Lanes in increasing order, so the values each receives are deterministic within a subgroup.
   while (lanes != 0) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(lanes));
