@@ -215,16 +215,16 @@ class LevelSampler {
     const LevelView& l = image_.level[level];
     const int32_t width = std::max(static_cast<int32_t>(l.width), 1), height = std::max(static_cast<int32_t>(l.height), 1);
     const float sx = u[0] - 0.5f, sy = u[1] - 0.5f;
-    const float bx = std::floor(sx), by = std::floor(sy);
-    const float ax = sx - bx, ay = sy - by;
-    bool border = false;
-    const int32_t x0 = Clamp32(bx), y0 = Clamp32(by);
-    const int32_t xs[2] = {Wrap(x0, width, sampler_.address[0], &border), Wrap(x0 + 1, width, sampler_.address[0], &border)};
-    const int32_t ys[2] = {Wrap(y0, height, sampler_.address[1], &border), Wrap(y0 + 1, height, sampler_.address[1], &border)};
     if (where_.layer < 0 || static_cast<uint32_t>(where_.layer) >= image_.layers || std::isnan(sx) || std::isnan(sy)) {
       Texel zero;
       return zero;
     }
+    const float bx = FastFloor(sx), by = FastFloor(sy);
+    const float ax = sx - bx, ay = sy - by;
+    const int32_t x0 = Clamp32(bx), y0 = Clamp32(by);
+    int32_t xs[2], ys[2];
+    WrapPair(x0, width, sampler_.address[0], xs);
+    WrapPair(y0, height, sampler_.address[1], ys);
     const std::byte* layerBase = l.base + static_cast<uint64_t>(static_cast<uint32_t>(where_.layer)) * l.layerPitch;
     const uint64_t texelStride = uint64_t{image_.texelBytes} * image_.samples;
     float sum[4] = {0, 0, 0, 0};
@@ -241,6 +241,27 @@ class LevelSampler {
     Texel out;
     for (int k = 0; k < 4; ++k) out.v[k] = Bits(sum[k]);
     return out;
+  }
+
+  // floor() for the finite values of a bilinear tap without a library call (the build targets baseline x86-64,
+  // whose floor is a call): exact for |x| < 2^31, and larger values clamp to the same texels anyway.
+  static float FastFloor(float x) {
+    if (!(std::fabs(x) < 2147483648.0f)) return std::floor(x);
+    const float t = static_cast<float>(static_cast<int32_t>(x));
+    return t > x ? t - 1.0f : t;
+  }
+
+  // Texels i and i + 1 wrapped (no border modes here): the second follows from the first without a second
+  // division for REPEAT and CLAMP_TO_EDGE, the common modes.
+  static void WrapPair(int32_t i, int32_t size, VkSamplerAddressMode mode, int32_t out[2]) {
+    bool border = false;
+    out[0] = Wrap(i, size, mode, &border);
+    if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT)
+      out[1] = out[0] + 1 == size ? 0 : out[0] + 1;
+    else if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+      out[1] = std::clamp(i + 1, 0, size - 1);
+    else
+      out[1] = Wrap(i + 1, size, mode, &border);
   }
 
   // OpImageGather / OpImageDrefGather: the 2x2 footprint of linear filtering at the base level, in the order
