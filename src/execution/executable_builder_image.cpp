@@ -28,7 +28,10 @@ bool Builder::EmitImage(const ir::Instruction& inst, std::span<const uint32_t> o
   ii.dim = static_cast<uint8_t>(image->image[0]);
   ii.arrayed = image->image[2] != 0;
   ii.multisampled = image->image[3] != 0;
-  if (ii.dim == spv::DimSubpassData) return Fail(inst, "a subpass input (graphics only) in");
+  // Subpass inputs are read with OpImageRead only, at the fragment's pixel plus the (constant) coordinate.
+  if (ii.dim == spv::DimSubpassData && (op != spv::OpImageRead ||
+                                         m_.entryPoint.executionModel != spv::ExecutionModelFragment))
+    return Fail(inst, "a subpass input outside a fragment shader's OpImageRead in");
   const uint32_t dst = inst.result != kNone ? slot_[inst.result] : 0;
   Scalar kind = Scalar::F32;
   if (inst.type != kNone) layout_.ScalarOf(inst.type, &kind);

@@ -27,6 +27,11 @@ class InvocationBatch {
   // Runs lanes `live`, of which `helpers` are helper invocations (fragment quads' uncovered pixels). The first
   // fault of the batch (kind None if none); *stopped when the batch ended early (a fault, or cancelled).
   ShaderFault Run(uint64_t live, uint64_t helpers, bool* stopped);
+  // Fragment shaders: where each lane's pixel is (`width()` entries each, kept by the caller) and the layer being
+  // rendered, for subpass inputs.
+  void SetPixels(const int32_t* x, const int32_t* y, uint32_t layer) {
+    state_.pixelX = x, state_.pixelY = y, state_.pixelLayer = layer;
+  }
   // Lanes that were killed (OpKill, OpTerminateInvocation) or demoted during the last Run.
   uint64_t killed() const { return state_.killed; }
 

@@ -33,6 +33,11 @@ struct SubgroupState {
   // ended with OpKill/OpTerminateInvocation or were demoted (their outputs are discarded).
   uint64_t helpers = 0;
   uint64_t killed = 0;
+  // Fragment quads: each lane's pixel and the layer being rendered (the view index), which subpass inputs read
+  // at (nullptr outside fragment shaders).
+  const int32_t* pixelX = nullptr;
+  const int32_t* pixelY = nullptr;
+  uint32_t pixelLayer = 0;
 
   // Control (interpreter.cpp).
   uint64_t* blockMask = nullptr;     // lanes waiting at each block position

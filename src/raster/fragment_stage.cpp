@@ -35,6 +35,9 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
     batch_->Clear();
   }
   lanes_.resize(width_);
+  pixelX_.assign(width_, 0);
+  pixelY_.assign(width_, 0);
+  if (batch_) batch_->SetPixels(pixelX_.data(), pixelY_.data(), state.viewIndex);
   samples_ = std::clamp(state.multisample.samples, 1u, kMaxSamples);
   if (samples_ > 1) {
     // "Standard sample locations" (28.3.1), in sixteenths of a pixel, for 2, 4, 8 and 16 samples.
@@ -63,6 +66,7 @@ void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x
   const float z = static_cast<float>(b[0] * t.z[0] + b[1] * t.z[1] + b[2] * t.z[2]) + t.depthOffset;
   Lane& info = lanes_[lane];
   info.x = x, info.y = y, info.z = z, info.front = t.front;
+  pixelX_[lane] = x, pixelY_[lane] = y;
   if (samples_ == 1) info.coverage = 1;
   if (!batch_) return;
   execution::InvocationBatch& batch = *batch_;

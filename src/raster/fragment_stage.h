@@ -57,6 +57,7 @@ class FragmentStage {
   OutputMerger merger_;
   std::unique_ptr<execution::InvocationBatch> batch_;  // nullptr without a fragment shader
   std::vector<Lane> lanes_;
+  std::vector<int32_t> pixelX_, pixelY_;  // each lane's pixel, for subpass inputs
   uint32_t width_ = 4;
   uint32_t used_ = 0;       // lanes filled (a multiple of 4)
   uint64_t covered_ = 0;    // lanes that are covered pixels (the rest are helpers)

@@ -103,7 +103,13 @@ void ImageRead(const Op& op, SubgroupState& s) {
     const sampling::ImageTableEntry* entry = Entry(s, image[l]);
     sampling::Texel texel;
     if (entry != nullptr) {
-      const TexelCoordinates t = IntegerCoordinates(ii, coord, offset, w, l);
+      TexelCoordinates t = IntegerCoordinates(ii, coord, offset, w, l);
+      if (ii.dim == static_cast<uint8_t>(sampling::Dim::kSubpassData) && s.pixelX != nullptr) {
+        // "subpassLoad ... reads the input attachment at the fragment's framebuffer coordinates" plus the
+        // coordinate operand (0, 0 from GLSL), in the layer of the view being rendered.
+        t.x += s.pixelX[l], t.y += s.pixelY[l];
+        t.layer = static_cast<int32_t>(s.pixelLayer);
+      }
       const uint32_t level = lod != nullptr ? lod[l] : 0;
       if (!sampling::LoadTexel(entry->image, level, t.x, t.y, t.z, t.layer, sample != nullptr ? sample[l] : 0,
                                &texel))
