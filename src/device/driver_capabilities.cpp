@@ -144,6 +144,10 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFeatures.wideLines",
     // Vertex and fragment shaders write storage buffers and images and run atomics on the same interpreter as compute
     // (tests/raster/draw_fault_test.cpp: a fragment shader's stores, in bounds and past the end).
+    // Clip and cull distances written by vertex shaders: clipped against like the view volume, primitives culled
+    // (tests/raster "ClipAndCullDistances"; points and lines too).
+    "VkPhysicalDeviceFeatures.shaderClipDistance",
+    "VkPhysicalDeviceFeatures.shaderCullDistance",
     "VkPhysicalDeviceFeatures.vertexPipelineStoresAndAtomics",
     "VkPhysicalDeviceFeatures.fragmentStoresAndAtomics",
     // Multiview draws render each view into its attachment layer (tests/raster "MultiviewTwoLayers"). Geometry and

@@ -29,14 +29,14 @@ Rect TileGrid::Tile(uint32_t index) const {
 
 void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::vector<AssembledTriangle>& triangles,
                       size_t first, size_t last, const float* vertices, uint32_t stride,
-                      const uint32_t* primitiveIds, bool polygon) {
+                      const uint32_t* primitiveIds, bool polygon, const ClipLayout& clip) {
   setups_.clear();
   clipped_.clear();
   clippedOutput_ = 0;
   tiles_.resize(grid.count());
   for (std::vector<uint32_t>& list : tiles_) list.clear();
   if (grid.count() == 0) return;
-  Clipper clipper(stride, !state.raster.depthClamp);
+  Clipper clipper(stride, !state.raster.depthClamp, clip);
   // Clipped vertices are appended to clipped_, which may reallocate: the setups that use them keep offsets until
   // the chunk is done (pending: setup index, then three offsets).
   std::vector<size_t> pending;
@@ -45,6 +45,10 @@ void BinnedChunk::Bin(const DrawState& state, const TileGrid& grid, const std::v
     const float* a = vertices + size_t{tri.v[0]} * stride;
     const float* b = vertices + size_t{tri.v[1]} * stride;
     const float* c = vertices + size_t{tri.v[2]} * stride;
+    if (clip.cullCount != 0) {
+      const float* corners[3] = {a, b, c};
+      if (Clipper::Culled(clip, corners, 3)) continue;
+    }
     const uint32_t id = primitiveIds != nullptr ? primitiveIds[i] : static_cast<uint32_t>(i);
     const float* provoking = vertices + size_t{tri.provoking} * stride;
     const bool inside = (clipper.Outcode(a) | clipper.Outcode(b) | clipper.Outcode(c)) == 0;

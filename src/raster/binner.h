@@ -33,9 +33,10 @@ class BinnedChunk {
  public:
   // Clips, sets up and bins triangles [first, last) of `triangles`, whose slots index `vertices` (`stride`
   // floats each). Triangle i's primitive id is primitiveIds[i] (nullptr: i). `polygon`: see SetUpTriangle.
+  // `clip`: where the vertices keep their clip and cull distances.
   void Bin(const DrawState& state, const TileGrid& grid, const std::vector<AssembledTriangle>& triangles,
            size_t first, size_t last, const float* vertices, uint32_t stride, const uint32_t* primitiveIds,
-           bool polygon);
+           bool polygon, const ClipLayout& clip);
 
   const std::vector<uint32_t>& TileTriangles(uint32_t tile) const { return tiles_[tile]; }
   const TriangleSetup& Triangle(uint32_t i) const { return setups_[i]; }

@@ -5,28 +5,45 @@
 namespace crashtest::raster {
 namespace {
 
-constexpr uint32_t kPlanes = 6;
+// Plane numbers below 6 are the view volume's; 6 + i is clip distance i.
+constexpr uint32_t kUserPlane = 6;
 
-// Signed distance to plane p (non-negative inside): w + x, w - x, w + y, w - y, z, w - z.
-float Distance(const float* v, uint32_t p) {
-  switch (p) {
+}  // namespace
+
+Clipper::Clipper(uint32_t stride, bool clipDepth, const ClipLayout& layout) : stride_(stride) {
+  for (uint32_t p = 0; p < (clipDepth ? 6u : 4u); ++p) planes_.push_back(p);
+  for (uint32_t i = 0; i < layout.clipCount; ++i) planes_.push_back(kUserPlane + layout.clipOffset + i);
+}
+
+// Signed distance to the plane (non-negative inside): w + x, w - x, w + y, w - y, z, w - z, or the clip distance
+// the vertex shader wrote.
+float Clipper::Distance(const float* v, uint32_t p) const {
+  const uint32_t plane = planes_[p];
+  switch (plane) {
     case 0: return v[3] + v[0];
     case 1: return v[3] - v[0];
     case 2: return v[3] + v[1];
     case 3: return v[3] - v[1];
     case 4: return v[2];
-    default: return v[3] - v[2];
+    case 5: return v[3] - v[2];
+    default: return v[plane - kUserPlane];
   }
 }
 
-}  // namespace
-
 uint32_t Clipper::Outcode(const float* v) const {
   uint32_t code = 0;
-  const uint32_t planes = clipDepth_ ? kPlanes : 4;
-  for (uint32_t p = 0; p < planes; ++p)
+  for (uint32_t p = 0; p < planes_.size(); ++p)
     if (!(Distance(v, p) >= 0.0f)) code |= 1u << p;  // NaN positions are outside
   return code;
+}
+
+bool Clipper::Culled(const ClipLayout& layout, const float* const* vertices, uint32_t count) {
+  for (uint32_t c = 0; c < layout.cullCount; ++c) {
+    bool allNegative = true;
+    for (uint32_t k = 0; k < count && allNegative; ++k) allNegative = vertices[k][layout.cullOffset + c] < 0.0f;
+    if (allNegative) return true;
+  }
+  return false;
 }
 
 uint32_t Clipper::Clip(const float* a, const float* b, const float* c) {
@@ -38,8 +55,7 @@ uint32_t Clipper::Clip(const float* a, const float* b, const float* c) {
   std::memcpy(polygon_.data() + 2 * stride_, c, stride_ * sizeof(float));
   if ((ca | cb | cc) == 0) return 3;
   uint32_t count = 3;
-  const uint32_t planes = clipDepth_ ? kPlanes : 4;
-  for (uint32_t p = 0; p < planes && count != 0; ++p) {
+  for (uint32_t p = 0; p < planes_.size() && count != 0; ++p) {
     if (((ca | cb | cc) & (1u << p)) == 0) continue;
     scratch_.clear();
     for (uint32_t i = 0; i < count; ++i) {

@@ -125,6 +125,7 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
   vertexStages[0] = std::make_unique<VertexStage>(state, varyings);
   const uint32_t stride = vertexStages[0]->Stride();
   const uint32_t pointSizeOffset = vertexStages[0]->PointSizeOffset();
+  const ClipLayout clip = vertexStages[0]->Clip();
   const TileGrid grid = TileGrid::Cover(state.scissor);
   const size_t threads = pool != nullptr ? pool->threads() : 1;
   std::vector<float> vertices(unique.size() * stride);
@@ -171,7 +172,7 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
       outcome.clippingInvocations += assembled.size();
     } else {
       const uint64_t assembledHere =
-          ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, &expanded);
+          ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, clip, &expanded);
       outcome.primitives += assembledHere;
       outcome.clippingInvocations += assembledHere;
       clippedPoints = expanded.triangles.size() / 2;  // two triangles per point or line that survived clipping
@@ -185,7 +186,9 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
     // Clipping, setup and binning: contiguous ranges of triangles, one chunk per worker.
     const size_t binned =
         ForRanges(pool, triangles->size(), kTrianglesPerWorker, 1, [&](size_t w, size_t first, size_t last) {
-          chunks[w].Bin(state, grid, *triangles, first, last, binVertices, binStride, primitiveIds, polygons);
+          // Points and lines were clipped and culled when expanded.
+          chunks[w].Bin(state, grid, *triangles, first, last, binVertices, binStride, primitiveIds, polygons,
+                        polygons ? clip : ClipLayout{});
         });
     if (polygons)
       for (size_t c = 0; c < binned; ++c) outcome.clippingPrimitives += chunks[c].clippedOutput();

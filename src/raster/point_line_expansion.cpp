@@ -10,8 +10,8 @@ namespace {
 
 class Expander {
  public:
-  Expander(const DrawState& state, uint32_t stride, ExpandedPrimitives* out)
-      : state_(state), stride_(stride), out_(out), clipper_(stride, !state.raster.depthClamp) {
+  Expander(const DrawState& state, uint32_t stride, const ClipLayout& clip, ExpandedPrimitives* out)
+      : state_(state), stride_(stride), out_(out), clip_(clip), clipper_(stride, !state.raster.depthClamp, clip) {
     out->stride = stride + 2;
     out->vertices.clear();
     out->triangles.clear();
@@ -21,8 +21,8 @@ class Expander {
   // The square of side `size` around vertex v (clip space).
   void Point(const float* v, float size, uint32_t id) {
     // "If the primitive is a point, it is discarded if its vertex lies outside the clip volume" (27.4): x, y and
-    // z (unless depth clamping), with the clip volume's own inequalities.
-    if (clipper_.Outcode(v) != 0) return;
+    // z (unless depth clamping), with the clip volume's own inequalities, and the clip distances.
+    if (clipper_.Outcode(v) != 0 || Clipper::Culled(clip_, &v, 1)) return;
     const float h = size * 0.5f;
     const float corners[4][2] = {{-h, -h}, {h, -h}, {-h, h}, {h, h}};
     const float coords[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
@@ -33,6 +33,8 @@ class Expander {
 
   // The rectangle of `width` around segment (a, b), clipped first; a supplies the flat varyings.
   void Line(const float* a, const float* b, float width, uint32_t id) {
+    const float* ends[2] = {a, b};
+    if (Clipper::Culled(clip_, ends, 2)) return;
     float t0 = 0.0f, t1 = 1.0f;
     if (!ClipSegment(a, b, &t0, &t1)) return;
     std::vector<float>& scratch = scratch_;
@@ -93,34 +95,22 @@ class Expander {
     out_->primitiveIds.push_back(id);
   }
 
-  // Parametric clipping of segment a->b against the view volume planes (the distances of Clipper::Outcode): the
-  // part inside is [t0, t1]. False when none is.
+  // Parametric clipping of segment a->b against the clip planes (the view volume's and the clip distances, as
+  // Clipper measures them): the part inside is [t0, t1]. False when none is.
   bool ClipSegment(const float* a, const float* b, float* t0, float* t1) const {
-    const uint32_t planes = state_.raster.depthClamp ? 4 : 6;
-    for (uint32_t p = 0; p < planes; ++p) {
-      const float da = Distance(a, p), db = Distance(b, p);
-      if (da < 0.0f && db < 0.0f) return false;
-      if (!(da >= 0.0f) && !(db >= 0.0f)) return false;  // NaN
+    for (uint32_t p = 0; p < clipper_.planeCount(); ++p) {
+      const float da = clipper_.Distance(a, p), db = clipper_.Distance(b, p);
+      if (!(da >= 0.0f) && !(db >= 0.0f)) return false;  // both outside (or NaN)
       if (da < 0.0f) *t0 = std::max(*t0, da / (da - db));
       else if (db < 0.0f) *t1 = std::min(*t1, da / (da - db));
     }
     return *t0 < *t1;
   }
 
-  static float Distance(const float* v, uint32_t p) {
-    switch (p) {
-      case 0: return v[3] + v[0];
-      case 1: return v[3] - v[0];
-      case 2: return v[3] + v[1];
-      case 3: return v[3] - v[1];
-      case 4: return v[2];
-      default: return v[3] - v[2];
-    }
-  }
-
   const DrawState& state_;
   uint32_t stride_;
   ExpandedPrimitives* out_;
+  ClipLayout clip_;
   Clipper clipper_;
   std::vector<float> scratch_;
 };
@@ -134,8 +124,9 @@ bool IsLineTopology(VkPrimitiveTopology topology) {
 }
 
 uint64_t ExpandPointsAndLines(const DrawState& state, const std::vector<uint32_t>& slots, const float* vertices,
-                              uint32_t stride, uint32_t pointSizeOffset, ExpandedPrimitives* out) {
-  Expander expander(state, stride, out);
+                              uint32_t stride, uint32_t pointSizeOffset, const ClipLayout& clip,
+                              ExpandedPrimitives* out) {
+  Expander expander(state, stride, clip, out);
   auto vertex = [&](uint32_t slot) { return vertices + size_t{slot} * stride; };
   uint64_t count = 0;
   uint32_t id = 0;

@@ -14,6 +14,7 @@
 
 #include "raster/draw_state.h"
 #include "raster/primitive_assembly.h"
+#include "raster/shaded_vertex.h"
 
 namespace crashtest::raster {
 
@@ -30,7 +31,10 @@ bool IsLineTopology(VkPrimitiveTopology topology);
 // The primitives of `slots` (element slots into `vertices`, kRestart between strips) for a point or line
 // topology, expanded. `pointSizeOffset` is the float of each vertex holding PointSize (UINT32_MAX: 1.0). Returns
 // the number of points or lines assembled (input-assembly primitives).
+// `clip`: the vertices' clip distances (clipped against like the view volume) and cull distances (a point or line
+// whose vertices are all negative in one of them is discarded).
 uint64_t ExpandPointsAndLines(const DrawState& state, const std::vector<uint32_t>& slots, const float* vertices,
-                              uint32_t stride, uint32_t pointSizeOffset, ExpandedPrimitives* out);
+                              uint32_t stride, uint32_t pointSizeOffset, const ClipLayout& clip,
+                              ExpandedPrimitives* out);
 
 }  // namespace crashtest::raster

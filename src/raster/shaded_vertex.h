@@ -24,6 +24,13 @@ struct VaryingLayout {
   static VaryingLayout Match(const execution::Executable& vertex, const execution::Executable* fragment);
 };
 
+// Where a shaded vertex keeps its ClipDistance and CullDistance values (floats from `clipOffset` and
+// `cullOffset`), written by the vertex shader; counts of 0 when it writes none ("Clip and Cull Distances").
+struct ClipLayout {
+  uint32_t clipOffset = 0, clipCount = 0;
+  uint32_t cullOffset = 0, cullCount = 0;
+};
+
 // The vertices of one draw (one instance at a time): `stride` words each, the position's four floats first,
 // then the varyings in VaryingLayout order.
 struct VertexBuffer {

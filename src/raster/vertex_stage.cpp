@@ -19,9 +19,14 @@ VertexStage::VertexStage(const DrawState& state, const VaryingLayout& varyings)
       if (in.location == state.attributes[a].location) attributeInputs_[a].push_back(&in);
   for (const execution::BuiltinOutput& out : x.builtinOutputs)
     if (out.builtIn == spv::BuiltInPosition) positionWord_ = out.word;
-  for (const execution::BuiltinOutput& out : x.builtinOutputs)
+  for (const execution::BuiltinOutput& out : x.builtinOutputs) {
     if (out.builtIn == spv::BuiltInPointSize) pointSizeWord_ = out.word;
+    if (out.builtIn == spv::BuiltInClipDistance) clipWord_ = out.word, clip_.clipCount = out.words;
+    if (out.builtIn == spv::BuiltInCullDistance) cullWord_ = out.word, clip_.cullCount = out.words;
+  }
   pointSizes_ = state.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  clip_.clipOffset = 4 + static_cast<uint32_t>(varyings.words.size()) + (pointSizes_ ? 1 : 0);
+  clip_.cullOffset = clip_.clipOffset + clip_.clipCount;
 }
 
 bool VertexStage::Fetch(uint32_t lane, uint32_t vertexIndex, uint32_t instance, const DrawCall& call,
@@ -125,6 +130,10 @@ bool VertexStage::Run(const uint32_t* ids, size_t count, uint32_t instance, cons
       }
       if (const uint32_t at = PointSizeOffset(); at != UINT32_MAX)
         v[at] = std::bit_cast<float>(batch_.Row(pointSizeWord_)[l]);
+      for (uint32_t c = 0; c < clip_.clipCount; ++c)
+        v[clip_.clipOffset + c] = std::bit_cast<float>(batch_.Row(clipWord_ + c)[l]);
+      for (uint32_t c = 0; c < clip_.cullCount; ++c)
+        v[clip_.cullOffset + c] = std::bit_cast<float>(batch_.Row(cullWord_ + c)[l]);
     }
   }
   return true;

@@ -22,8 +22,13 @@ class VertexStage {
   // bug, or a vertex fetch outside its buffer with robustness off) or when the draw was cancelled (*stopped).
   bool Run(const uint32_t* ids, size_t count, uint32_t instance, const DrawCall& call, float* out,
            execution::ShaderFault* fault, bool* stopped);
-  // Floats per shaded vertex: position, varyings, then PointSize when the draw has points.
-  uint32_t Stride() const { return 4 + static_cast<uint32_t>(varyings_.words.size()) + (pointSizes_ ? 1 : 0); }
+  // Floats per shaded vertex: position, varyings, PointSize when the draw has points, then the clip and cull
+  // distances the shader writes.
+  uint32_t Stride() const {
+    return 4 + static_cast<uint32_t>(varyings_.words.size()) + (pointSizes_ ? 1 : 0) + clip_.clipCount +
+           clip_.cullCount;
+  }
+  const ClipLayout& Clip() const { return clip_; }
   // The float of a shaded vertex that holds PointSize (UINT32_MAX: none; points are then 1.0).
   uint32_t PointSizeOffset() const {
     return pointSizes_ && pointSizeWord_ != UINT32_MAX ? 4 + static_cast<uint32_t>(varyings_.words.size())
@@ -41,6 +46,8 @@ class VertexStage {
   std::vector<std::vector<const execution::InterfaceSlot*>> attributeInputs_;
   uint32_t positionWord_ = UINT32_MAX;
   uint32_t pointSizeWord_ = UINT32_MAX;
+  uint32_t clipWord_ = UINT32_MAX, cullWord_ = UINT32_MAX;
+  ClipLayout clip_;
   bool pointSizes_ = false;
 };
 

@@ -494,5 +494,28 @@ TEST_F(RenderDifferential, Multisample4xWithResolve) {
   Expect(job, 1, 6);
 }
 
+// Clip distances (a slanted plane and y <= 0.7) cut triangles and lines like the view volume's planes; a cull
+// distance discards the triangle whose every vertex is negative in it and keeps one that is negative only in part.
+TEST_F(RenderDifferential, ClipAndCullDistances) {
+  RenderJob job = ColorJob();
+  job.vertexSpirv = ReadSpirvFile("clip_cull.vert");
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.9f, -0.9f, 0.5f, 1, 1, 0, 0, 1);  // crosses both planes
+  Vertex(v, 0.8f, -0.7f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.2f, 0.95f, 0.5f, 1, 0, 0, 1, 1);
+  Vertex(v, 0.3f, 0.1f, 0.1f, 1, 1, 1, 0, 1);    // every cull distance negative: culled
+  Vertex(v, 0.9f, 0.2f, 0.2f, 1, 1, 1, 0, 1);
+  Vertex(v, 0.6f, 0.6f, 0.1f, 1, 1, 1, 0, 1);
+  Vertex(v, -0.6f, -0.2f, 0.1f, 1, 0, 1, 1, 1);  // one vertex positive: kept
+  Vertex(v, -0.1f, -0.5f, 0.1f, 1, 0, 1, 1, 1);
+  Vertex(v, -0.3f, 0.3f, 0.6f, 1, 0, 1, 1, 1);
+  job.draws.push_back(DrawCommand{9});
+  Expect(job, 1, 8);
+
+  job.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  job.draws[0].count = 8;
+  Expect(job, 1, 8);
+}
+
 }  // namespace
 }  // namespace crashtest::test

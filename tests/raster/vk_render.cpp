@@ -111,6 +111,8 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.wideLines = offered.features.wideLines;
     enabled.fragmentStoresAndAtomics = offered.features.fragmentStoresAndAtomics;
     enabled.pipelineStatisticsQuery = offered.features.pipelineStatisticsQuery;
+    enabled.shaderClipDistance = offered.features.shaderClipDistance;
+    enabled.shaderCullDistance = offered.features.shaderCullDistance;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
