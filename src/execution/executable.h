@@ -200,6 +200,8 @@ struct Executable {
   std::vector<InterfaceSlot> inputs, outputs;
   std::vector<BuiltinOutput> builtinOutputs;
   bool usesDerivatives = false;
+  // Fragment shaders with the EarlyFragmentTests execution mode: depth and stencil tests run before the shader.
+  bool earlyFragmentTests = false;
   bool usesBarriers = false;
   bool usesSubgroupOps = false;
   bool usesPhysicalAddresses = false;

@@ -239,6 +239,8 @@ bool Builder::Run() {
   const ir::EntryPoint& entry = m_.entryPoint;
   x_.entryPoint = entry.name;
   x_.executionModel = entry.executionModel;
+  for (const std::vector<uint32_t>& mode : entry.executionModes)
+    if (!mode.empty() && mode[0] == spv::ExecutionModeEarlyFragmentTests) x_.earlyFragmentTests = true;
   x_.sourceFiles = m_.sourceFiles;
   for (int i = 0; i < 3; ++i) x_.localSize[i] = std::max(1u, entry.localSize[i]);
   if (m_.function.blocks.empty()) return FailText("a shader without a body");

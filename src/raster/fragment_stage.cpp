@@ -187,10 +187,28 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
     return true;
   }
   execution::InvocationBatch& batch = *batch_;
+  const execution::Executable& x = *state_.fragment.exe;
   const uint64_t live = used == 64 ? ~uint64_t{0} : (uint64_t{1} << used) - 1;
-  invocations_ += static_cast<uint64_t>(std::popcount(covered));
+  uint64_t shaded = covered;
+  if (x.earlyFragmentTests) {
+    // "Early Fragment Tests" (the EarlyFragmentTests execution mode): depth bounds, stencil and depth tests and their writes
+    // happen before the shader; a fragment whose samples all fail is not shaded (its quad may still run it as a
+    // helper invocation, whose stores have no effect).
+    execution::ForEachLane(covered, [&](uint32_t l) {
+      Lane& lane = lanes_[l];
+      uint32_t pass = 0;
+      for (uint32_t s = 0; s < samples_; ++s)
+        if (((lane.coverage & pipelineMask) >> s & 1) != 0 &&
+            merger_.DepthStencil(lane.x, lane.y, samples_ == 1 ? lane.z : lane.sampleZ[s], lane.front, s))
+          pass |= 1u << s;
+      passed_ += static_cast<uint64_t>(std::popcount(pass));
+      lane.coverage = pass;
+      if (pass == 0) shaded &= ~(uint64_t{1} << l);
+    });
+  }
+  invocations_ += static_cast<uint64_t>(std::popcount(shaded));
   bool batchStopped = false;
-  const execution::ShaderFault f = batch.Run(live, live & ~covered, &batchStopped);
+  const execution::ShaderFault f = batch.Run(live, live & ~shaded, &batchStopped);
   if (f.kind != execution::ShaderFaultKind::None) {
     if (fault->kind == execution::ShaderFaultKind::None) *fault = f;
     if (batchStopped) return false;
@@ -198,8 +216,7 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
     *stopped = true;
     return false;
   }
-  const execution::Executable& x = *state_.fragment.exe;
-  execution::ForEachLane(covered & ~batch.killed(), [&](uint32_t l) {
+  execution::ForEachLane(shaded & ~batch.killed(), [&](uint32_t l) {
     const Lane& lane = lanes_[l];
     // The samples the fragment updates: its coverage, the pipeline's sample mask, the shader's SampleMask output
     // ("Sample Mask", 28.6) and alpha to coverage (28.7).
@@ -220,6 +237,12 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
       mask &= n >= 32 ? ~0u : (1u << n) - 1;
     }
     if (mask == 0) return;
+    if (x.earlyFragmentTests) {
+      // The tests already ran (and counted): only the colours are written.
+      for (uint32_t s = 0; s < samples_; ++s)
+        if ((mask >> s & 1) != 0) merger_.WriteColors(lane.x, lane.y, colors, s);
+      return;
+    }
     const float fragDepth = fragDepthWord_ != UINT32_MAX ? std::bit_cast<float>(batch.Row(fragDepthWord_)[l]) : 0.0f;
     passed_ += MergeSamples(lane, mask, fragDepthWord_ != UINT32_MAX ? &fragDepth : nullptr, &colors);
   });

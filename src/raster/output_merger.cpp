@@ -155,6 +155,11 @@ void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& sou
 
 bool OutputMerger::Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors, uint32_t sample) {
   if (!DepthStencil(x, y, z, front, sample)) return false;
+  WriteColors(x, y, colors, sample);
+  return true;
+}
+
+void OutputMerger::WriteColors(int32_t x, int32_t y, const FragmentColors& colors, uint32_t sample) {
   const auto layer = static_cast<int32_t>(state_.viewIndex);
   const uint32_t targets = std::min<uint32_t>(static_cast<uint32_t>(state_.colors.size()), FragmentColors::kMaxTargets);
   for (uint32_t t = 0; t < targets; ++t) {
@@ -163,7 +168,6 @@ bool OutputMerger::Merge(int32_t x, int32_t y, float z, bool front, const Fragme
     std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, layer, sample);
     if (texel != nullptr) Blend(target, colors.values[t], texel);
   }
-  return true;
 }
 
 }  // namespace crashtest::raster

@@ -26,6 +26,8 @@ class OutputMerger {
   bool Merge(int32_t x, int32_t y, float z, bool front, const FragmentColors& colors, uint32_t sample = 0);
   // Only the depth and stencil tests and writes (no fragment shader, or colours handled by the caller).
   bool DepthStencil(int32_t x, int32_t y, float z, bool front, uint32_t sample = 0);
+  // Only the colour blending and writes (the tests passed earlier: early fragment tests).
+  void WriteColors(int32_t x, int32_t y, const FragmentColors& colors, uint32_t sample = 0);
 
  private:
   void Blend(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const;

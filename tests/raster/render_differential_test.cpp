@@ -517,5 +517,44 @@ TEST_F(RenderDifferential, ClipAndCullDistances) {
   Expect(job, 1, 8);
 }
 
+// Early fragment tests: a near quad drawn first, then a far one overlapping it; with EarlyFragmentTests the far
+// quad's hidden fragments fail the depth test before the shader, so they never count themselves (every pixel's
+// count is 1), and the colours are those of the near quad where they overlap.
+TEST_F(RenderDifferential, EarlyFragmentTests) {
+  RenderJob job = ColorJob();
+  job.fragmentSpirv = ReadSpirvFile("early_count.frag");
+  job.depthFormat = VK_FORMAT_D32_SFLOAT;
+  job.depthStencil.depthTestEnable = VK_TRUE;
+  job.depthStencil.depthWriteEnable = VK_TRUE;
+  job.depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  job.storage.assign(64 * 64, 0);
+  std::vector<float>& v = job.streams[0].data;
+  auto quad = [&](float x0, float y0, float x1, float y1, float z, float r, float g) {
+    Vertex(v, x0, y0, z, 1, r, g, 0, 1);
+    Vertex(v, x1, y0, z, 1, r, g, 0, 1);
+    Vertex(v, x0, y1, z, 1, r, g, 0, 1);
+    Vertex(v, x0, y1, z, 1, r, g, 0, 1);
+    Vertex(v, x1, y0, z, 1, r, g, 0, 1);
+    Vertex(v, x1, y1, z, 1, r, g, 0, 1);
+  };
+  quad(-0.75f, -0.75f, 0.25f, 0.25f, 0.3f, 1, 0);  // near
+  quad(-0.25f, -0.25f, 0.75f, 0.75f, 0.6f, 0, 1);  // far, partly hidden
+  job.draws.push_back(DrawCommand{12});
+  const RenderResult ours = ours_->Render(job);
+  ASSERT_EQ(ours.result, VK_SUCCESS) << ours.error;
+  const RenderResult oracle = oracle_->Render(job);
+  ASSERT_EQ(oracle.result, VK_SUCCESS) << oracle.error;
+  ASSERT_EQ(ours.storage.size(), oracle.storage.size());
+  uint32_t shaded = 0, differing = 0;
+  for (size_t p = 0; p < ours.storage.size(); ++p) {
+    EXPECT_LE(ours.storage[p], 1u) << "pixel " << p % 64 << "," << p / 64 << " shaded twice";
+    shaded += ours.storage[p];
+    differing += ours.storage[p] != oracle.storage[p] ? 1 : 0;
+  }
+  EXPECT_GT(shaded, 1000u);
+  EXPECT_EQ(differing, 0u) << "fragments shaded at other pixels than lavapipe's";
+  Expect(job, 1, 0);
+}
+
 }  // namespace
 }  // namespace crashtest::test
