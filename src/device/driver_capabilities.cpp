@@ -146,6 +146,9 @@ constexpr std::string_view kFeatures[] = {
     // (tests/raster/draw_fault_test.cpp: a fragment shader's stores, in bounds and past the end).
     // Clip and cull distances written by vertex shaders: clipped against like the view volume, primitives culled
     // (tests/raster "ClipAndCullDistances"; points and lines too).
+    // Polygon modes LINE and POINT: the edges or vertices of the triangles culling keeps (tests/raster
+    // "NonSolidPolygonModes").
+    "VkPhysicalDeviceFeatures.fillModeNonSolid",
     "VkPhysicalDeviceFeatures.shaderClipDistance",
     "VkPhysicalDeviceFeatures.shaderCullDistance",
     "VkPhysicalDeviceFeatures.vertexPipelineStoresAndAtomics",

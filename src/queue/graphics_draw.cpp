@@ -202,10 +202,6 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
   state->multisample.samples = static_cast<uint32_t>(g.rasterizationSamples);
   state->multisample.sampleMask = g.sampleMask;
   state->multisample.alphaToCoverage = g.alphaToCoverageEnable;
-  if (g.rasterization.polygonMode != VK_POLYGON_MODE_FILL && !g.rasterization.rasterizerDiscardEnable) {
-    Warn(where, std::string(pipelineId) + " uses a non-solid polygon mode, which is not executed yet");
-    return false;
-  }
   if (g.logicOpEnable) {
     Warn(where, std::string(pipelineId) + " enables logic ops, which are not executed yet");
     return false;
@@ -294,6 +290,10 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
   const VkPipelineRasterizationStateCreateInfo& r = g.rasterization;
   raster::RasterState& rs = state->raster;
   rs.cullMode = dynamic(VK_DYNAMIC_STATE_CULL_MODE) ? d.cullMode : r.cullMode;
+  // Non-solid modes need fillModeNonSolid; anything else (VK_NV_fill_rectangle) is not advertised.
+  rs.polygonMode = r.polygonMode == VK_POLYGON_MODE_LINE || r.polygonMode == VK_POLYGON_MODE_POINT
+                       ? r.polygonMode
+                       : VK_POLYGON_MODE_FILL;
   rs.frontFace = dynamic(VK_DYNAMIC_STATE_FRONT_FACE) ? d.frontFace : r.frontFace;
   rs.depthClamp = r.depthClampEnable == VK_TRUE;
   rs.rasterizerDiscard = dynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE) ? d.rasterizerDiscard

@@ -113,9 +113,11 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
   }
   std::vector<uint32_t> unique, slots;
   DeduplicateVertices(ids, &unique, &slots);
-  const bool polygons = !IsPointTopology(state.topology) && !IsLineTopology(state.topology);
+  const bool triangleTopology = !IsPointTopology(state.topology) && !IsLineTopology(state.topology);
+  // Filled triangles are binned as assembled; points, lines and non-solid polygons become triangles first.
+  const bool polygons = triangleTopology && state.raster.polygonMode == VK_POLYGON_MODE_FILL;
   std::vector<AssembledTriangle> assembled;
-  if (polygons) AssembleTriangles(state.topology, slots, &assembled);
+  if (triangleTopology) AssembleTriangles(state.topology, slots, &assembled);
   ExpandedPrimitives expanded;  // points and lines, per instance
 
   const VaryingLayout varyings = VaryingLayout::Match(*state.vertex.exe, state.fragment.exe);
@@ -170,6 +172,15 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
     if (polygons) {
       outcome.primitives += assembled.size();
       outcome.clippingInvocations += assembled.size();
+    } else if (triangleTopology) {
+      outcome.primitives += assembled.size();
+      outcome.clippingInvocations += assembled.size();
+      ExpandPolygonEdges(state, assembled, vertices.data(), stride, clip, &expanded);
+      triangles = &expanded.triangles;
+      binVertices = expanded.vertices.data();
+      binStride = expanded.stride;
+      primitiveIds = expanded.primitiveIds.data();
+      clippedPoints = expanded.triangles.size() / 2;
     } else {
       const uint64_t assembledHere =
           ExpandPointsAndLines(state, slots, vertices.data(), stride, pointSizeOffset, clip, &expanded);

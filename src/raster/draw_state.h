@@ -79,6 +79,7 @@ struct MultisampleState {
 
 struct RasterState {
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthClamp = false;
   bool depthBias = false;

@@ -19,7 +19,8 @@ class Expander {
   }
 
   // The square of side `size` around vertex v (clip space).
-  void Point(const float* v, float size, uint32_t id) {
+  // `flat`: where flat varyings come from (v itself, or a polygon's provoking vertex in point mode).
+  void Point(const float* v, float size, uint32_t id, const float* flat = nullptr) {
     // "If the primitive is a point, it is discarded if its vertex lies outside the clip volume" (27.4): x, y and
     // z (unless depth clamping), with the clip volume's own inequalities, and the clip distances.
     if (clipper_.Outcode(v) != 0 || Clipper::Culled(clip_, &v, 1)) return;
@@ -28,11 +29,17 @@ class Expander {
     const float coords[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
     const uint32_t first = Count();
     for (int k = 0; k < 4; ++k) Push(v, corners[k][0], corners[k][1], coords[k][0], coords[k][1]);
-    Quad(first, id, first);
+    if (flat != nullptr && flat != v) {
+      Push(flat, 0, 0, 0, 0);
+      Quad(first, id, first + 4);
+    } else {
+      Quad(first, id, first);
+    }
   }
 
   // The rectangle of `width` around segment (a, b), clipped first; a supplies the flat varyings.
-  void Line(const float* a, const float* b, float width, uint32_t id) {
+  // `flat`: where flat varyings come from (a, or a polygon's provoking vertex in line mode).
+  void Line(const float* a, const float* b, float width, uint32_t id, const float* flat = nullptr) {
     const float* ends[2] = {a, b};
     if (Clipper::Culled(clip_, ends, 2)) return;
     float t0 = 0.0f, t1 = 1.0f;
@@ -60,7 +67,7 @@ class Expander {
     Push(q, -nx, -ny, 0, 0);
     // Flat varyings come from the segment's first vertex as shaded, not from its clipped endpoint: kept as a fifth
     // vertex that only supplies them.
-    Push(a, 0, 0, 0, 0);
+    Push(flat != nullptr ? flat : a, 0, 0, 0, 0);
     Quad(first, id, first + 4);
   }
 
@@ -117,6 +124,25 @@ class Expander {
 
 }  // namespace
 
+// True when face culling discards the triangle (a, b, c) before its polygon mode applies.
+static bool FacingCulled(const DrawState& state, const float* a, const float* b, const float* c) {
+  const VkCullModeFlags cull = state.raster.cullMode;
+  if (cull == VK_CULL_MODE_NONE) return false;
+  // Facing from the signed area in framebuffer coordinates, as for filled polygons (28.7.1.1); a triangle with a
+  // vertex at or behind the eye (w <= 0) has no reliable projected area before clipping: it is kept.
+  const float* v[3] = {a, b, c};
+  float x[3], y[3];
+  for (int k = 0; k < 3; ++k) {
+    if (!(v[k][3] > 0.0f)) return false;
+    x[k] = state.viewport.width * 0.5f * (v[k][0] / v[k][3]);
+    y[k] = state.viewport.height * 0.5f * (v[k][1] / v[k][3]);
+  }
+  const float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+  if (area == 0.0f) return false;
+  const bool front = state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0;
+  return ((cull & VK_CULL_MODE_FRONT_BIT) && front) || ((cull & VK_CULL_MODE_BACK_BIT) && !front);
+}
+
 bool IsPointTopology(VkPrimitiveTopology topology) { return topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST; }
 
 bool IsLineTopology(VkPrimitiveTopology topology) {
@@ -154,6 +180,30 @@ uint64_t ExpandPointsAndLines(const DrawState& state, const std::vector<uint32_t
     begin = end + 1;
   }
   return count;
+}
+
+
+void ExpandPolygonEdges(const DrawState& state, const std::vector<AssembledTriangle>& triangles,
+                        const float* vertices, uint32_t stride, const ClipLayout& clip, ExpandedPrimitives* out) {
+  Expander expander(state, stride, clip, out);
+  auto vertex = [&](uint32_t slot) { return vertices + size_t{slot} * stride; };
+  for (size_t i = 0; i < triangles.size(); ++i) {
+    const AssembledTriangle& t = triangles[i];
+    const float* a = vertex(t.v[0]);
+    const float* b = vertex(t.v[1]);
+    const float* c = vertex(t.v[2]);
+    if (FacingCulled(state, a, b, c)) continue;
+    const float* flat = vertex(t.provoking);
+    const auto id = static_cast<uint32_t>(i);
+    if (state.raster.polygonMode == VK_POLYGON_MODE_LINE) {
+      expander.Line(a, b, state.raster.lineWidth, id, flat);
+      expander.Line(b, c, state.raster.lineWidth, id, flat);
+      expander.Line(c, a, state.raster.lineWidth, id, flat);
+    } else {
+      // Point mode: each vertex a point of size 1 ("as if ... point size of 1.0" without PointSize here).
+      for (const float* v : {a, b, c}) expander.Point(v, 1.0f, id, flat);
+    }
+  }
 }
 
 }  // namespace crashtest::raster

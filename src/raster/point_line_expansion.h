@@ -37,4 +37,10 @@ uint64_t ExpandPointsAndLines(const DrawState& state, const std::vector<uint32_t
                               uint32_t stride, uint32_t pointSizeOffset, const ClipLayout& clip,
                               ExpandedPrimitives* out);
 
+// Non-solid polygon modes ("Polygon Mode", 28.7.2): the triangles that face culling keeps become their three
+// edges as lines of lineWidth (VK_POLYGON_MODE_LINE) or their three vertices as points (POINT), with the triangle's
+// flat varyings and primitive id.
+void ExpandPolygonEdges(const DrawState& state, const std::vector<AssembledTriangle>& triangles,
+                        const float* vertices, uint32_t stride, const ClipLayout& clip, ExpandedPrimitives* out);
+
 }  // namespace crashtest::raster

@@ -556,5 +556,30 @@ TEST_F(RenderDifferential, EarlyFragmentTests) {
   Expect(job, 1, 0);
 }
 
+// Polygon modes LINE and POINT: the edges (or vertices) of the triangles back-face culling keeps, flat colours
+// from each triangle's provoking vertex.
+TEST_F(RenderDifferential, NonSolidPolygonModes) {
+  RenderJob job = ColorJob();
+  job.vertexSpirv = ReadSpirvFile("points.vert");
+  job.fragmentSpirv = ReadSpirvFile("lines.frag");
+  job.polygonMode = VK_POLYGON_MODE_LINE;
+  job.cullMode = VK_CULL_MODE_BACK_BIT;
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.83f, -0.71f, 0.5f, 1, 1, 0, 0, 1);  // counter-clockwise on screen (y down): back face, culled
+  Vertex(v, -0.13f, 0.62f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, 0.47f, -0.53f, 0.5f, 1, 0, 0, 1, 1);
+  Vertex(v, 0.11f, 0.07f, 0.5f, 1, 1, 1, 0, 1);    // clockwise on screen: front face, kept
+  Vertex(v, 0.87f, 0.21f, 0.5f, 1, 0, 1, 1, 1);
+  Vertex(v, 0.41f, 0.91f, 0.5f, 1, 1, 0, 1, 1);
+  Vertex(v, -0.91f, 0.12f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.37f, 0.33f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.52f, 0.93f, 0.5f, 1, 0, 1, 0, 1);
+  job.draws.push_back(DrawCommand{9, 1, 0, 0, 0, false, {1.0f}});
+  Expect(job, 1, 6);
+
+  job.polygonMode = VK_POLYGON_MODE_POINT;
+  Expect(job, 1, 2);
+}
+
 }  // namespace
 }  // namespace crashtest::test

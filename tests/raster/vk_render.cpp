@@ -112,6 +112,7 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.fragmentStoresAndAtomics = offered.features.fragmentStoresAndAtomics;
     enabled.pipelineStatisticsQuery = offered.features.pipelineStatisticsQuery;
     enabled.shaderClipDistance = offered.features.shaderClipDistance;
+    enabled.fillModeNonSolid = offered.features.fillModeNonSolid;
     enabled.shaderCullDistance = offered.features.shaderCullDistance;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
@@ -418,7 +419,7 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     viewportState.scissorCount = 1;
     viewportState.pScissors = &scissor;
     VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.polygonMode = job.polygonMode;
     raster.cullMode = job.cullMode;
     raster.frontFace = job.frontFace;
     raster.lineWidth = job.lineWidth;

@@ -54,6 +54,7 @@ struct RenderJob {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   float lineWidth = 1.0f;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthBias = false;
