@@ -142,5 +142,37 @@ TEST_F(DrawQueries, ClippingAtTheNearPlaneOutputsTwoTriangles) {
   EXPECT_GT(r.samplesPassed, 0u);
 }
 
+// A grid of 2 x 40 x 30 triangles exactly covering a 320x240 target: several 64x64 tiles shaded by the workers
+// and more triangles than one worker bins alone, yet every pixel is shaded exactly once (shared edges, the
+// top-left rule), whatever the order the tiles run in.
+TEST_F(DrawQueries, GridAcrossTilesShadesEveryPixelOnce) {
+  RenderJob job = Job();
+  job.width = 320;
+  job.height = 240;
+  const int columns = 40, rows = 30;
+  for (int j = 0; j <= rows; ++j)
+    for (int i = 0; i <= columns; ++i)
+      Vertex(job, -1.0f + 2.0f * static_cast<float>(i) / columns, -1.0f + 2.0f * static_cast<float>(j) / rows, 0.5f);
+  for (int j = 0; j < rows; ++j)
+    for (int i = 0; i < columns; ++i) {
+      const uint32_t a = static_cast<uint32_t>(j * (columns + 1) + i), b = a + 1, c = a + columns + 1, d = c + 1;
+      job.indices.insert(job.indices.end(), {a, b, c, c, b, d});
+    }
+  DrawCommand draw;
+  draw.count = static_cast<uint32_t>(job.indices.size());
+  draw.indexed = true;
+  draw.pushConstants = {0, 0, 0, 0};
+  job.draws.push_back(draw);
+  const RenderResult r = device_->Render(job);
+  ASSERT_EQ(r.result, VK_SUCCESS) << r.error;
+  ASSERT_EQ(r.statistics.size(), 6u);
+  EXPECT_EQ(r.statistics[kInputPrimitives], 2u * columns * rows);
+  EXPECT_EQ(r.statistics[kVertexInvocations], static_cast<uint64_t>((columns + 1) * (rows + 1)));
+  EXPECT_EQ(r.statistics[kClipPrimitives], 2u * columns * rows);
+  EXPECT_EQ(r.statistics[kFragments], 320u * 240u);
+  EXPECT_EQ(r.samplesPassed, 320u * 240u);
+  for (size_t p = 0; p < 320 * 240; ++p) ASSERT_EQ(r.color[p * 4 + 1], 255) << "pixel " << p << " not drawn";
+}
+
 }  // namespace
 }  // namespace crashtest::test

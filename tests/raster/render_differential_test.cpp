@@ -581,5 +581,43 @@ TEST_F(RenderDifferential, NonSolidPolygonModes) {
   Expect(job, 1, 2);
 }
 
+// A mesh large enough for every worker: 2 x 48 x 36 triangles over a 300x200 target (several 64x64 tiles, and
+// more triangles than one worker bins alone), depth-tested heights and per-vertex colours, so tiles, binning
+// chunks and primitive order across them are exercised against lavapipe.
+TEST_F(RenderDifferential, MeshAcrossTilesAndWorkers) {
+  RenderJob job = ColorJob();
+  job.width = 300;
+  job.height = 200;
+  job.depthFormat = VK_FORMAT_D32_SFLOAT;
+  job.depthStencil.depthTestEnable = VK_TRUE;
+  job.depthStencil.depthWriteEnable = VK_TRUE;
+  job.depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  std::vector<float>& v = job.streams[0].data;
+  const int columns = 48, rows = 36;
+  for (int j = 0; j <= rows; ++j)
+    for (int i = 0; i <= columns; ++i) {
+      const float x = -1.0f + 2.0f * static_cast<float>(i) / columns, y = -1.0f + 2.0f * static_cast<float>(j) / rows;
+      const float z = 0.5f + 0.3f * std::sin(x * 5.0f) * std::cos(y * 4.0f);
+      Vertex(v, x, y, z, 1, 0.5f + 0.5f * x, 0.5f + 0.5f * y, z, 1);
+    }
+  for (int j = 0; j < rows; ++j)
+    for (int i = 0; i < columns; ++i) {
+      const uint32_t a = static_cast<uint32_t>(j * (columns + 1) + i), b = a + 1, c = a + columns + 1, d = c + 1;
+      job.indices.insert(job.indices.end(), {a, b, c, c, b, d});
+    }
+  // A second, tilted sheet through the first: the depth test decides pixel by pixel.
+  const uint32_t base = static_cast<uint32_t>(v.size() / 8);
+  Vertex(v, -0.9f, -0.8f, 0.2f, 1, 1, 1, 1, 1);
+  Vertex(v, 0.95f, -0.7f, 0.8f, 1, 1, 0, 1, 1);
+  Vertex(v, -0.2f, 0.9f, 0.6f, 1, 0, 1, 1, 1);
+  job.indices.insert(job.indices.end(), {base, base + 1, base + 2});
+  DrawCommand draw;
+  draw.count = static_cast<uint32_t>(job.indices.size());
+  draw.indexed = true;
+  job.draws.push_back(draw);
+  job.occlusionQuery = true;
+  Expect(job, 1, 40);
+}
+
 }  // namespace
 }  // namespace crashtest::test
