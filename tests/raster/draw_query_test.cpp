@@ -13,16 +13,7 @@
 namespace crashtest::test {
 namespace {
 
-std::vector<uint32_t> Spirv(const std::string& name) {
-  const std::string path = std::string(CRASHTEST_RASTER_SHADER_DIR) + "/" + name + ".spv";
-  std::vector<uint32_t> words;
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    uint32_t w;
-    while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);
-    std::fclose(f);
-  }
-  return words;
-}
+std::vector<uint32_t> Spirv(const std::string& name) { return RasterShader(name); }
 
 constexpr VkQueryPipelineStatisticFlags kStatistics =
     VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT | VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |

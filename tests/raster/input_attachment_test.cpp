@@ -20,16 +20,7 @@ namespace {
 
 constexpr uint32_t kSize = 32;
 
-std::vector<uint32_t> Spirv(const std::string& name) {
-  const std::string path = std::string(CRASHTEST_RASTER_SHADER_DIR) + "/" + name + ".spv";
-  std::vector<uint32_t> words;
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    uint32_t w;
-    while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);
-    std::fclose(f);
-  }
-  return words;
-}
+std::vector<uint32_t> Spirv(const std::string& name) { return RasterShader(name); }
 
 struct Failure {
   std::string what;

@@ -1,6 +1,7 @@
 #include "vk_render.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -32,6 +33,17 @@ class Cleanup {
 bool HasStencil(VkFormat f) { return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT; }
 
 }  // namespace
+
+std::vector<uint32_t> RasterShader(const std::string& name) {
+  const std::string path = std::string(CRASHTEST_RASTER_SHADER_DIR) + "/" + name + ".spv";
+  std::vector<uint32_t> words;
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    uint32_t w;
+    while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);
+    std::fclose(f);
+  }
+  return words;
+}
 
 uint32_t FormatBytes(VkFormat format) {
   switch (format) {

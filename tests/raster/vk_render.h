@@ -124,4 +124,7 @@ class RenderDevice {
 // Bytes per texel of the formats the harness reads back.
 uint32_t FormatBytes(VkFormat format);
 
+// The words of tests/raster/shaders/NAME compiled by the build (CRASHTEST_RASTER_SHADER_DIR); empty if missing.
+std::vector<uint32_t> RasterShader(const std::string& name);
+
 }  // namespace crashtest::test
