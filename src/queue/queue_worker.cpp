@@ -191,7 +191,10 @@ void QueueWorker::Process(Submission& submission) {
     for (const SubmitBatch& batch : submission.batches)
       for (const SubmittedCommandBuffer& submitted : batch.commandBuffers) submitted.commandBuffer->ReleaseLocked();
     for (const HeldStream& secondary : submission.secondaries) secondary.commandBuffer->ReleaseLocked();
-    if (submission.fence != nullptr) submission.fence->FinishPublished(!execution.lost());
+    // On a lost device the fence is not touched: the application may destroy it as soon as it sees the loss
+    // (docs/faults.md), and nothing looks at its pending state any more (CheckFence, vkResetFences skip lost
+    // devices). The loss is set under the lock Publish holds, so it cannot change here.
+    if (submission.fence != nullptr && !execution.lost()) submission.fence->FinishPublished(true);
     completed_.fetch_add(1, std::memory_order_release);
   });
 }
