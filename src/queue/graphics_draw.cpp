@@ -206,10 +206,8 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     Warn(where, std::string(pipelineId) + " uses a non-solid polygon mode, which is not executed yet");
     return false;
   }
-  if (g.logicOpEnable) {
-    Warn(where, std::string(pipelineId) + " enables logic ops, which are not executed yet");
-    return false;
-  }
+  state->logicOpEnable = g.logicOpEnable;
+  state->logicOp = g.logicOp;
 
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   auto context = [&](const PipelineStage& stage, FlatBindings& flat, execution::DispatchContext& out) {
