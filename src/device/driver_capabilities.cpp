@@ -142,6 +142,17 @@ constexpr std::string_view kFeatures[] = {
     // point_line_expansion.cpp, tests/raster "PointList", "LinesAndStrips", "LargePointsAndWideLines").
     "VkPhysicalDeviceFeatures.largePoints",
     "VkPhysicalDeviceFeatures.wideLines",
+    // Per-fragment and rasterisation state against lavapipe (tests/raster/render_state_test.cpp): the sixteen logic
+    // ops on normalized and integer attachments ("LogicOpsNormalized", "LogicOpsInteger"), dual-source factors
+    // from Location 0 Index 1 ("DualSourceBlending"), each attachment's own blend state
+    // ("IndependentBlendTwoAttachments"), depth clamped to the viewport's range instead of clipped ("DepthClamp"),
+    // the depth bounds test ("DepthBounds") and the depth bias clamp ("DepthBiasClamp").
+    "VkPhysicalDeviceFeatures.logicOp",
+    "VkPhysicalDeviceFeatures.dualSrcBlend",
+    "VkPhysicalDeviceFeatures.independentBlend",
+    "VkPhysicalDeviceFeatures.depthClamp",
+    "VkPhysicalDeviceFeatures.depthBounds",
+    "VkPhysicalDeviceFeatures.depthBiasClamp",
     // Vertex and fragment shaders write storage buffers and images and run atomics on the same interpreter as compute
     // (tests/raster/draw_fault_test.cpp: a fragment shader's stores, in bounds and past the end).
     // Clip and cull distances written by vertex shaders: clipped against like the view volume, primitives culled

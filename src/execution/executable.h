@@ -143,6 +143,7 @@ struct BuiltinInput {
 struct InterfaceSlot {
   uint32_t location = 0;
   uint32_t component = 0;
+  uint32_t index = 0;        // fragment outputs: the Index decoration (1: dual-source blending's second source)
   uint32_t word = 0;
   uint8_t components = 4;
   uint8_t kind = 0;          // the components' Scalar (ops/lane_access.h)

@@ -75,6 +75,7 @@ bool Builder::AddLocations(const ir::Global& global, ir::TypeId type, uint32_t* 
   InterfaceSlot slot;
   slot.location = (*location)++;
   slot.component = global.component;
+  slot.index = global.index;
   slot.word = word;
   slot.components = static_cast<uint8_t>(layout_.Components(type));
   slot.kind = static_cast<uint8_t>(kind);

@@ -150,6 +150,7 @@ VkResult ReadFixedFunctionState(const Device& device, const std::string& where,
       state->blendAttachments.assign(blend->pAttachments, blend->pAttachments + blend->attachmentCount);
     std::copy(blend->blendConstants, blend->blendConstants + 4, state->blendConstants);
     state->logicOpEnable = blend->logicOpEnable;
+    state->logicOp = blend->logicOp;
   }
 
   if (info.renderPass != VK_NULL_HANDLE) {

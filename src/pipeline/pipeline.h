@@ -81,6 +81,7 @@ struct GraphicsState {
   std::vector<VkPipelineColorBlendAttachmentState> blendAttachments;
   float blendConstants[4] = {0, 0, 0, 0};
   bool logicOpEnable = false;
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
 
   bool IsDynamic(VkDynamicState state) const;
 };

@@ -202,10 +202,8 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
   state->multisample.samples = static_cast<uint32_t>(g.rasterizationSamples);
   state->multisample.sampleMask = g.sampleMask;
   state->multisample.alphaToCoverage = g.alphaToCoverageEnable;
-  if (g.logicOpEnable) {
-    Warn(where, std::string(pipelineId) + " enables logic ops, which are not executed yet");
-    return false;
-  }
+  state->logicOpEnable = g.logicOpEnable;
+  state->logicOp = g.logicOp;
 
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   auto context = [&](const PipelineStage& stage, FlatBindings& flat, execution::DispatchContext& out) {

@@ -105,6 +105,9 @@ struct DrawState {
   DepthStencilState depthStencil;
   std::vector<ColorTarget> colors;  // by colour attachment index (= fragment output location)
   float blendConstants[4] = {0, 0, 0, 0};
+  // "Logical Operations" (29.2): when enabled, replaces blending on attachments of integer and normalized formats.
+  bool logicOpEnable = false;
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
   // Multiview: the view this pass of the draw renders (the ViewIndex built-in), which is also the attachment layer
   // it writes ("each view renders to the layer of the attachments given by its index", VK_KHR_multiview). 0
   // without multiview.

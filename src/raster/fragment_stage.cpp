@@ -225,8 +225,9 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
     FragmentColors colors;
     for (const execution::InterfaceSlot& out : x.outputs) {
       if (out.location >= FragmentColors::kMaxTargets) continue;
-      colors.written |= 1u << out.location;
-      VkClearColorValue& value = colors.values[out.location];
+      // Index 1 (of Location 0) is dual-source blending's second source, not an attachment's colour.
+      if (out.index == 0) colors.written |= 1u << out.location;
+      VkClearColorValue& value = out.index == 0 ? colors.values[out.location] : colors.source1;
       for (uint32_t c = 0; c < out.components && out.component + c < 4; ++c)
         value.uint32[out.component + c] = batch.Row(out.word + c)[l];
     }

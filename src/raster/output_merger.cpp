@@ -42,8 +42,9 @@ bool IsFixedPointDepth(VkFormat format) {
          format == VK_FORMAT_X8_D24_UNORM_PACK32 || format == VK_FORMAT_D24_UNORM_S8_UINT;
 }
 
-// "Blend Factors" (29.1.1): the factor for one component c (3 = alpha) of source s, destination d, constants k.
-float Factor(VkBlendFactor f, uint32_t c, const float s[4], const float d[4], const float k[4]) {
+// "Blend Factors" (29.1.1): the factor for one component c (3 = alpha) of source s, destination d, constants k
+// and the second source s1 (Location 0, Index 1: "Dual-Source Blending", 29.1.4).
+float Factor(VkBlendFactor f, uint32_t c, const float s[4], const float d[4], const float k[4], const float s1[4]) {
   switch (f) {
     case VK_BLEND_FACTOR_ZERO: return 0.0f;
     case VK_BLEND_FACTOR_ONE: return 1.0f;
@@ -60,7 +61,33 @@ float Factor(VkBlendFactor f, uint32_t c, const float s[4], const float d[4], co
     case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
     case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
     case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : std::min(s[3], 1.0f - d[3]);
-    default: return 0.0f;  // dual-source factors: not advertised
+    case VK_BLEND_FACTOR_SRC1_COLOR: return s1[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[c];
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
+    default: return 0.0f;
+  }
+}
+
+// "Logical Operations" (29.2, table "Logical Operations"): s is the source, d the destination.
+uint8_t Logic(VkLogicOp op, uint8_t s, uint8_t d) {
+  switch (op) {
+    case VK_LOGIC_OP_CLEAR: return 0;
+    case VK_LOGIC_OP_AND: return s & d;
+    case VK_LOGIC_OP_AND_REVERSE: return s & ~d;
+    case VK_LOGIC_OP_COPY: return s;
+    case VK_LOGIC_OP_AND_INVERTED: return ~s & d;
+    case VK_LOGIC_OP_NO_OP: return d;
+    case VK_LOGIC_OP_XOR: return s ^ d;
+    case VK_LOGIC_OP_OR: return s | d;
+    case VK_LOGIC_OP_NOR: return ~(s | d);
+    case VK_LOGIC_OP_EQUIVALENT: return ~(s ^ d);
+    case VK_LOGIC_OP_INVERT: return ~d;
+    case VK_LOGIC_OP_OR_REVERSE: return s | ~d;
+    case VK_LOGIC_OP_COPY_INVERTED: return ~s;
+    case VK_LOGIC_OP_OR_INVERTED: return ~s | d;
+    case VK_LOGIC_OP_NAND: return ~(s & d);
+    default: return 0xff;  // SET
   }
 }
 
@@ -85,6 +112,12 @@ bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front, uint3
   const DepthStencilState& ds = state_.depthStencil;
   std::byte* depthTexel = ds.depth.bound ? sampling::TexelAddress(ds.depth, 0, x, y, 0, layer, sample) : nullptr;
   std::byte* stencilTexel = ds.stencil.bound ? sampling::TexelAddress(ds.stencil, 0, x, y, 0, layer, sample) : nullptr;
+  if (state_.raster.depthClamp) {
+    // "Depth Clamping and Range Adjustment": with depthClampEnable, zf is clamped to [min(n, f), max(n, f)] of the
+    // viewport's depth range (clipping against z was skipped, binner.cpp).
+    const Viewport& v = state_.viewport;
+    z = std::clamp(z, std::min(v.minDepth, v.maxDepth), std::max(v.minDepth, v.maxDepth));
+  }
   if (clampZeroOne_) z = std::clamp(z, 0.0f, 1.0f);
   const float stored = depthTexel != nullptr ? format::DecodeDepth(ds.depth.format, depthTexel) : 0.0f;
   // "Depth Bounds Test" (28.8): the stored depth must lie in [minDepthBounds, maxDepthBounds].
@@ -114,7 +147,39 @@ bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front, uint3
   return true;
 }
 
-void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const {
+bool OutputMerger::LogicOp(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const {
+  const sampling::ImageDescriptor& image = target.image;
+  const FormatInfo* info = GetFormatInfo(image.format);
+  if (info == nullptr || info->componentCount == 0) return false;
+  // "Logical operations are applied only for signed and unsigned integer and normalized integer framebuffers."
+  const NumericFormat numeric = info->components[0].numericFormat;
+  if (numeric != NumericFormat::kUnorm && numeric != NumericFormat::kSnorm && numeric != NumericFormat::kUint &&
+      numeric != NumericFormat::kSint)
+    return false;
+  const uint32_t bytes = image.texelBytes;
+  if (bytes == 0 || bytes > 16) return false;
+  // The source is converted to the format first (normalized values to fixed point, 3.9.2); the operation is then
+  // bitwise, so it runs byte by byte on the packed texels.
+  std::byte s[16], result[16];
+  image.codec.Encode(source, s);
+  for (uint32_t i = 0; i < bytes; ++i)
+    result[i] = static_cast<std::byte>(
+        Logic(state_.logicOp, static_cast<uint8_t>(s[i]), static_cast<uint8_t>(texel[i])));
+  if (target.blend.writeMask != 0xf) {
+    // Components outside the write mask keep their stored value.
+    const VkClearColorValue old = image.codec.Decode(texel);
+    VkClearColorValue out = image.codec.Decode(result);
+    for (uint32_t c = 0; c < 4; ++c)
+      if ((target.blend.writeMask & (1u << c)) == 0) out.uint32[c] = old.uint32[c];
+    image.codec.Encode(out, result);
+  }
+  std::copy_n(result, bytes, texel);
+  return true;
+}
+
+void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& source,
+                         const VkClearColorValue& source1, std::byte* texel) const {
+  if (state_.logicOpEnable && LogicOp(target, source, texel)) return;
   const sampling::ImageDescriptor& image = target.image;
   const BlendState& blend = target.blend;
   const bool isFloat = image.kind == format::ValueKind::kFloat;
@@ -129,16 +194,17 @@ void OutputMerger::Blend(const ColorTarget& target, const VkClearColorValue& sou
         if (numeric == NumericFormat::kUnorm || numeric == NumericFormat::kSrgb) lo = 0, hi = 1;
         if (numeric == NumericFormat::kSnorm) lo = -1, hi = 1;
       }
-      float s[4], d[4], k[4];
+      float s[4], d[4], k[4], s1[4];
       for (uint32_t c = 0; c < 4; ++c) {
         s[c] = std::clamp(source.float32[c], lo, hi);
+        s1[c] = std::clamp(source1.float32[c], lo, hi);
         d[c] = old.float32[c];
         k[c] = std::clamp(state_.blendConstants[c], lo, hi);
       }
       for (uint32_t c = 0; c < 4; ++c) {
         const bool alpha = c == 3;
-        const float sf = Factor(alpha ? blend.srcAlpha : blend.srcColor, c, s, d, k);
-        const float df = Factor(alpha ? blend.dstAlpha : blend.dstColor, c, s, d, k);
+        const float sf = Factor(alpha ? blend.srcAlpha : blend.srcColor, c, s, d, k, s1);
+        const float df = Factor(alpha ? blend.dstAlpha : blend.dstColor, c, s, d, k, s1);
         out.float32[c] = BlendOp(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
       }
     }
@@ -166,7 +232,7 @@ void OutputMerger::WriteColors(int32_t x, int32_t y, const FragmentColors& color
     const ColorTarget& target = state_.colors[t];
     if (!target.image.bound || (colors.written & (1u << t)) == 0 || target.blend.writeMask == 0) continue;
     std::byte* texel = sampling::TexelAddress(target.image, 0, x, y, 0, layer, sample);
-    if (texel != nullptr) Blend(target, colors.values[t], texel);
+    if (texel != nullptr) Blend(target, colors.values[t], colors.source1, texel);
   }
 }
 

@@ -11,10 +11,12 @@
 
 namespace crashtest::raster {
 
-// A fragment's colour outputs: `values[t]` for colour attachment t when bit t of `written` is set.
+// A fragment's colour outputs: `values[t]` for colour attachment t when bit t of `written` is set; `source1` is
+// the output at Location 0, Index 1 (dual-source blending's second source, read by the SRC1 factors).
 struct FragmentColors {
   static constexpr uint32_t kMaxTargets = 8;
   VkClearColorValue values[kMaxTargets] = {};
+  VkClearColorValue source1 = {};
   uint32_t written = 0;
 };
 
@@ -30,7 +32,11 @@ class OutputMerger {
   void WriteColors(int32_t x, int32_t y, const FragmentColors& colors, uint32_t sample = 0);
 
  private:
-  void Blend(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const;
+  void Blend(const ColorTarget& target, const VkClearColorValue& source, const VkClearColorValue& source1,
+             std::byte* texel) const;
+  // "Logical Operations" (29.2): `op` applied bit by bit to the source converted to the texel's format and the
+  // stored texel; false when the format takes no logic op (floating-point and sRGB formats are blended instead).
+  bool LogicOp(const ColorTarget& target, const VkClearColorValue& source, std::byte* texel) const;
 
   const DrawState& state_;
   bool clampZeroOne_ = false;  // a fixed-point depth attachment: depth is clamped to [0, 1]

@@ -126,6 +126,13 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.shaderClipDistance = offered.features.shaderClipDistance;
     enabled.fillModeNonSolid = offered.features.fillModeNonSolid;
     enabled.shaderCullDistance = offered.features.shaderCullDistance;
+    // Per-fragment and rasterisation state the state scenes use (tests/raster/render_state_test.cpp).
+    enabled.logicOp = offered.features.logicOp;
+    enabled.dualSrcBlend = offered.features.dualSrcBlend;
+    enabled.independentBlend = offered.features.independentBlend;
+    enabled.depthClamp = offered.features.depthClamp;
+    enabled.depthBounds = offered.features.depthBounds;
+    enabled.depthBiasClamp = offered.features.depthBiasClamp;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
@@ -251,6 +258,16 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       depth = makeImage(job.depthFormat, job.width, job.height, 1,
                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (msaa ? 0 : VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
                         depthAspects, &depthView, layers, job.samples);
+    const bool second = job.secondColorFormat != VK_FORMAT_UNDEFINED;
+    VkImageView secondView = VK_NULL_HANDLE;
+    VkImage secondColor = second ? makeImage(job.secondColorFormat, job.width, job.height, 1,
+                                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                             VK_IMAGE_ASPECT_COLOR_BIT, &secondView, layers)
+                                 : VK_NULL_HANDLE;
+    const uint32_t secondBytes = second ? FormatBytes(job.secondColorFormat) * job.width * job.height * layers : 0;
+    void* secondMapped = nullptr;
+    VkBuffer secondReadback =
+        second ? makeBuffer(secondBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &secondMapped) : VK_NULL_HANDLE;
     const uint32_t colorBytes = FormatBytes(job.colorFormat) * job.width * job.height * layers;
     void* colorMapped;
     VkBuffer colorReadback = makeBuffer(colorBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, nullptr, &colorMapped);
@@ -438,18 +455,24 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     raster.depthBiasEnable = job.depthBias;
     raster.depthBiasConstantFactor = job.depthBiasConstant;
     raster.depthBiasSlopeFactor = job.depthBiasSlope;
+    raster.depthBiasClamp = job.depthBiasClamp;
+    raster.depthClampEnable = job.depthClamp;
     VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     multisample.rasterizationSamples = job.samples;
     multisample.pSampleMask = &job.sampleMask;
     multisample.alphaToCoverageEnable = job.alphaToCoverage;
     VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend.attachmentCount = 1;
-    blend.pAttachments = &job.blend;
+    const VkPipelineColorBlendAttachmentState blendAttachments[2] = {job.blend, job.secondBlend};
+    const VkFormat colorFormats[2] = {job.colorFormat, job.secondColorFormat};
+    blend.attachmentCount = second ? 2 : 1;
+    blend.pAttachments = blendAttachments;
+    blend.logicOpEnable = job.logicOpEnable;
+    blend.logicOp = job.logicOp;
     std::copy(job.blendConstants, job.blendConstants + 4, blend.blendConstants);
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
+    rendering.colorAttachmentCount = second ? 2 : 1;
     rendering.viewMask = job.viewMask;
-    rendering.pColorAttachmentFormats = &job.colorFormat;
+    rendering.pColorAttachmentFormats = colorFormats;
     rendering.depthAttachmentFormat = hasDepth ? job.depthFormat : VK_FORMAT_UNDEFINED;
     rendering.stencilAttachmentFormat = hasDepth && HasStencil(job.depthFormat) ? job.depthFormat : VK_FORMAT_UNDEFINED;
     VkGraphicsPipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
@@ -495,7 +518,12 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
               1, layers);
     if (hasDepth)
       barrier(depth, depthAspects, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 1, layers);
-    VkRenderingAttachmentInfo colorAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    if (second)
+      barrier(secondColor, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 1, layers);
+    VkRenderingAttachmentInfo colorAttachments[2] = {{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO},
+                                                     {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO}};
+    VkRenderingAttachmentInfo& colorAttachment = colorAttachments[0];
     colorAttachment.imageView = colorView;
     colorAttachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     colorAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
@@ -508,6 +536,11 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
       colorAttachment.resolveImageView = colorView;
       colorAttachment.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     }
+    colorAttachments[1].imageView = secondView;
+    colorAttachments[1].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    colorAttachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    colorAttachments[1].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colorAttachments[1].clearValue.color = job.secondClearColor;
     VkRenderingAttachmentInfo depthAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     depthAttachment.imageView = depthView;
     depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
@@ -518,8 +551,8 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     renderingInfo.renderArea = {{0, 0}, {job.width, job.height}};
     renderingInfo.layerCount = 1;
     renderingInfo.viewMask = job.viewMask;
-    renderingInfo.colorAttachmentCount = 1;
-    renderingInfo.pColorAttachments = &colorAttachment;
+    renderingInfo.colorAttachmentCount = second ? 2 : 1;
+    renderingInfo.pColorAttachments = colorAttachments;
     renderingInfo.pDepthAttachment = hasDepth ? &depthAttachment : nullptr;
     renderingInfo.pStencilAttachment = hasDepth && HasStencil(job.depthFormat) ? &depthAttachment : nullptr;
     vkCmdBeginRendering(cb, &renderingInfo);
@@ -552,6 +585,11 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, layers};
     copy.imageExtent = {job.width, job.height, 1};
     vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, colorReadback, 1, &copy);
+    if (second) {
+      barrier(secondColor, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, layers);
+      vkCmdCopyImageToBuffer(cb, secondColor, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, secondReadback, 1, &copy);
+    }
     if (readDepth) {
       barrier(depth, depthAspects, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, layers);
@@ -573,6 +611,8 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     if (storageMapped != nullptr)
       out.storage.assign(static_cast<uint32_t*>(storageMapped), static_cast<uint32_t*>(storageMapped) + job.storage.size());
     out.color.assign(static_cast<uint8_t*>(colorMapped), static_cast<uint8_t*>(colorMapped) + colorBytes);
+    if (second)
+      out.secondColor.assign(static_cast<uint8_t*>(secondMapped), static_cast<uint8_t*>(secondMapped) + secondBytes);
     if (readDepth)
       out.depth.assign(static_cast<uint8_t*>(depthMapped), static_cast<uint8_t*>(depthMapped) + depthBytes);
     if (statisticsPool != VK_NULL_HANDLE) {

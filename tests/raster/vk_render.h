@@ -51,6 +51,16 @@ struct RenderJob {
   VkPipelineColorBlendAttachmentState blend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
                                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xf};
   float blendConstants[4] = {0, 0, 0, 0};
+  bool logicOpEnable = false;  // needs the logicOp feature
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
+  // An optional second colour attachment (fragment output location 1) with its own blend state (the
+  // independentBlend feature when it differs from `blend`), read back into RenderResult::secondColor. UNDEFINED:
+  // none. Not with multisampling.
+  VkFormat secondColorFormat = VK_FORMAT_UNDEFINED;
+  VkClearColorValue secondClearColor{};
+  VkPipelineColorBlendAttachmentState secondBlend{VK_FALSE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                  VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                  VK_BLEND_OP_ADD, 0xf};
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
@@ -59,6 +69,8 @@ struct RenderJob {
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthBias = false;
   float depthBiasConstant = 0, depthBiasSlope = 0;
+  float depthBiasClamp = 0;  // non-zero needs the depthBiasClamp feature
+  bool depthClamp = false;   // needs the depthClamp feature
   VkViewport viewport{};  // width 0: the whole attachment, depth 0..1
   VkRect2D scissor{};     // extent 0: the whole attachment
   std::vector<VertexStream> streams;  // binding i = streams[i]
@@ -88,6 +100,7 @@ struct RenderResult {
   std::string error;
   std::vector<uint8_t> color;  // width * height texels of the colour format, tightly packed
   std::vector<uint8_t> depth;  // the depth aspect, tightly packed, when a depth format was given
+  std::vector<uint8_t> secondColor;  // the second colour attachment, when RenderJob::secondColorFormat is set
   uint64_t samplesPassed = 0;
   std::vector<uint64_t> statistics;
   std::vector<uint32_t> storage;  // the storage buffer after the draws

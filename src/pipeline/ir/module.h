@@ -80,6 +80,9 @@ struct Global {
   // Interface variables of graphics stages: the Component decoration (0 when absent) and the interpolation
   // decorations (Flat, NoPerspective, Centroid, Sample) of fragment inputs.
   uint32_t component = 0;
+  // Fragment outputs: the Index decoration (0 when absent); Index 1 of Location 0 is dual-source blending's
+  // second source ("Dual-Source Blending", 29.1.4).
+  uint32_t index = 0;
   bool flat = false, noPerspective = false, centroid = false, perSample = false;
   std::string name;
 };

@@ -32,7 +32,7 @@ enum class IdKind : uint8_t { None, Type, Value, Label, Function, GlslExtSet, No
 
 struct Decorations {
   uint32_t set = kNone, binding = kNone, location = kNone, builtIn = kNone, arrayStride = 0,
-           inputAttachmentIndex = kNone, component = 0;
+           inputAttachmentIndex = kNone, component = 0, index = 0;
   bool block = false, flat = false, noPerspective = false, centroid = false, perSample = false;
 };
 
@@ -182,6 +182,7 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         case spv::DecorationInputAttachmentIndex: d.inputAttachmentIndex = value; break;
         case spv::DecorationBlock: case spv::DecorationBufferBlock: d.block = true; break;
         case spv::DecorationComponent: d.component = value; break;
+        case spv::DecorationIndex: d.index = value; break;
         case spv::DecorationFlat: d.flat = true; break;
         case spv::DecorationNoPerspective: d.noPerspective = true; break;
         case spv::DecorationCentroid: d.centroid = true; break;
@@ -221,6 +222,7 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         global.builtIn = d->second.builtIn;
         global.inputAttachmentIndex = d->second.inputAttachmentIndex;
         global.component = d->second.component;
+        global.index = d->second.index;
         global.flat = d->second.flat;
         global.noPerspective = d->second.noPerspective;
         global.centroid = d->second.centroid;
