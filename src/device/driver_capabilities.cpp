@@ -60,7 +60,7 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_EXT_CUSTOM_BORDER_COLOR),  // the sampler's own border colour (memory/sampler.cpp, src/sampling)
     CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
     CT_EXTENSION(VK_EXT_INLINE_UNIFORM_BLOCK),  // its feature is listed below; the extension name was missing
-    CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // cube filtering clamps to the face's edge (docs/execution.md)
+    CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // address modes per face (sampling/sampler.cpp)
     CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT),
     CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT_2),
     CT_EXTENSION(VK_EXT_TEXEL_BUFFER_ALIGNMENT),  // texel buffer views are read at any offset

@@ -156,6 +156,7 @@ sampling::SamplerDescriptor DescribeSampler(const Sampler& sampler, float maxLod
   d.compareEnable = info.compareEnable == VK_TRUE;
   d.compareOp = info.compareOp;
   d.unnormalized = info.unnormalizedCoordinates == VK_TRUE;
+  d.nonSeamlessCube = (info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT) != 0;
   d.reduction = state.reductionMode;
   const uint32_t one = std::bit_cast<uint32_t>(1.0f);
   switch (info.borderColor) {

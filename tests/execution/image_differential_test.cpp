@@ -77,6 +77,24 @@ std::vector<uint32_t> Points(uint32_t count, float lo, float hi, std::vector<flo
   return out;
 }
 
+// Cube directions near the faces' edges (two in three) and corners: the major axis at +-1, one (or, at corners,
+// both) of the others within a texel or two of +-1 on an 8-texel face, the last one anywhere; w from `lods`.
+std::vector<uint32_t> CubeEdgePoints(uint32_t count, const std::vector<float>& lods, uint64_t seed) {
+  Random random(seed);
+  std::vector<uint32_t> out;
+  auto sign = [&] { return random.Next() % 2 == 0 ? 1.0f : -1.0f; };
+  for (uint32_t i = 0; i < count; ++i) {
+    float d[3];
+    const uint32_t major = random.Next() % 3, near = (major + 1 + random.Next() % 2) % 3, other = 3 - major - near;
+    d[major] = sign();
+    d[near] = sign() * random.Uniform(0.75f, 0.999f);
+    d[other] = random.Next() % 3 == 0 ? sign() * random.Uniform(0.75f, 0.999f) : random.Uniform(-0.9f, 0.9f);
+    for (float v : d) out.push_back(F(v));
+    out.push_back(F(lods[random.Next() % lods.size()]));
+  }
+  return out;
+}
+
 VkSamplerCreateInfo Sampler(VkFilter filter, VkSamplerAddressMode address, VkSamplerMipmapMode mipmap,
                             float maxLod = 0.0f) {
   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -318,6 +336,35 @@ std::vector<ImageCase> Cases() {
       }
       job.buffers.push_back(Buffer(5, points));
       job.buffers.push_back(Buffer(6, std::vector<uint32_t>(256 * 20, 0)));
+      job.pushConstants = {256};
+      job.groups[0] = 4;
+      return job;
+    };
+    cases.push_back(c);
+  }
+  // Cube map edge handling: linear samples and gathers near the edges and corners of an 8x8 cube (trilinear down
+  // to 1x1 faces in the second case), where the footprint reaches into the neighbouring faces; with a non-seamless
+  // sampler it stays on the selected face. (Only with CLAMP_TO_EDGE: lavapipe 22.3 clamps non-seamless cubes to the
+  // face whatever the address mode, where the spec applies the mode; tests/unit/sampling checks the others.)
+  for (const char* name : {"cube_edges_and_corners", "cube_edges_trilinear", "cube_non_seamless_clamp"}) {
+    const std::string n = name;
+    const bool mipmapped = n == "cube_edges_trilinear";
+    VkSamplerCreateInfo sampler =
+        Sampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                mipmapped ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST, mipmapped ? 1000.0f : 0.0f);
+    if (n.rfind("cube_non_seamless", 0) == 0) sampler.flags = VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT;
+    ImageCase c;
+    c.name = n;
+    c.shader = "image_sample_cube.comp";
+    c.tolerance = 2e-3f;
+    c.make = [sampler, mipmapped] {
+      ComputeJob job;
+      job.images.push_back(Texture(0, VK_FORMAT_R32G32B32A32_SFLOAT, {8, 8, 1}, mipmapped ? 4 : 1, sampler, 111,
+                                   VK_IMAGE_VIEW_TYPE_CUBE, 6));
+      job.buffers.push_back(Buffer(1, CubeEdgePoints(256, mipmapped ? std::vector<float>{0.2f, 0.7f, 1.3f, 2.4f, 3.0f}
+                                                                   : std::vector<float>{0.0f},
+                                                     112)));
+      job.buffers.push_back(Buffer(2, std::vector<uint32_t>(256 * 8, 0)));
       job.pushConstants = {256};
       job.groups[0] = 4;
       return job;
