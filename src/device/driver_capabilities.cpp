@@ -59,8 +59,9 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_EXT_ROBUSTNESS_2),
     CT_EXTENSION(VK_EXT_CUSTOM_BORDER_COLOR),  // the sampler's own border colour (memory/sampler.cpp, src/sampling)
     CT_EXTENSION(VK_EXT_DESCRIPTOR_INDEXING),
+    CT_EXTENSION(VK_EXT_IMAGE_2D_VIEW_OF_3D),  // views of depth slices (queue/sampling_bindings.cpp)
     CT_EXTENSION(VK_EXT_INLINE_UNIFORM_BLOCK),  // its feature is listed below; the extension name was missing
-    CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // cube filtering clamps to the face's edge (docs/execution.md)
+    CT_EXTENSION(VK_EXT_NON_SEAMLESS_CUBE_MAP),  // address modes per face (sampling/sampler.cpp)
     CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT),
     CT_EXTENSION(VK_EXT_SHADER_ATOMIC_FLOAT_2),
     CT_EXTENSION(VK_EXT_TEXEL_BUFFER_ALIGNMENT),  // texel buffer views are read at any offset
@@ -228,6 +229,8 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceRobustness2FeaturesEXT.robustImageAccess2",
     "VkPhysicalDeviceRobustness2FeaturesEXT.nullDescriptor",
     "VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT.nonSeamlessCubeMap",
+    "VkPhysicalDeviceImage2DViewOf3DFeaturesEXT.image2DViewOf3D",
+    "VkPhysicalDeviceImage2DViewOf3DFeaturesEXT.sampler2DViewOf3D",
     "VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT.texelBufferAlignment",
     // Float atomics: add, min and max on 32- and 64-bit floats in buffers, workgroup memory and images (not 16-bit,
     // not sparse images).

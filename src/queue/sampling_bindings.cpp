@@ -68,10 +68,10 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
     }
     d.kind = d.codec.kind();
   }
-  if (info.imageType == VK_IMAGE_TYPE_3D && view.viewType() != VK_IMAGE_VIEW_TYPE_3D) {
-    *unsupported = "2D views of 3D images";
-    return d;
-  }
+  // A 2D or 2D array view of a 3D image (VK_EXT_image_2d_view_of_3d's 2D_VIEW_COMPATIBLE, or maintenance1's
+  // 2D_ARRAY_COMPATIBLE for attachments): "the view's array layers are the depth slices" of its single level,
+  // starting at baseArrayLayer.
+  const bool slices = info.imageType == VK_IMAGE_TYPE_3D && view.viewType() != VK_IMAGE_VIEW_TYPE_3D;
   d.texelBytes = TexelBlockSize(info.format, aspect);
   const uint32_t viewBytes = d.decodeBlock != nullptr ? format::BlockDecoderFor(view.format()).blockBytes
                                                       : d.codec.blockSize();
@@ -85,7 +85,8 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
     return d;
   }
   d.samples = std::max<uint32_t>(1, static_cast<uint32_t>(info.samples));
-  d.levels = std::min(range.levelCount, sampling::kMaxLevels);
+  // Such views have one level ("levelCount must be 1"); keeping to it keeps every slice inside the image.
+  d.levels = slices ? 1u : std::min(range.levelCount, sampling::kMaxLevels);
   d.layers = range.layerCount;
   d.cube = view.viewType() == VK_IMAGE_VIEW_TYPE_CUBE || view.viewType() == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
   d.minLod = std::max(0.0f, view.minLod() - static_cast<float>(range.baseMipLevel));
@@ -94,12 +95,12 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
   d.swizzle[2] = SwizzleOf(c.b, 2), d.swizzle[3] = SwizzleOf(c.a, 3);
   for (uint32_t i = 0; i < d.levels; ++i) {
     const uint32_t mip = range.baseMipLevel + i;
-    const VkSubresourceLayout sub = image.layout().Subresource(aspect, mip, range.baseArrayLayer);
+    const VkSubresourceLayout sub = image.layout().Subresource(aspect, mip, slices ? 0 : range.baseArrayLayer);
     sampling::LevelView& level = d.level[i];
-    level.base = image.data() + sub.offset;
+    level.base = image.data() + sub.offset + (slices ? range.baseArrayLayer * sub.depthPitch : 0);
     level.rowPitch = sub.rowPitch;
     level.depthPitch = sub.depthPitch;
-    level.layerPitch = sub.arrayPitch;
+    level.layerPitch = slices ? sub.depthPitch : sub.arrayPitch;
     level.width = std::max(1u, info.extent.width >> mip);
     level.height = std::max(1u, info.extent.height >> mip);
     if (compressedImage && d.decodeBlock == nullptr) {
@@ -109,7 +110,7 @@ sampling::ImageDescriptor DescribeAttachment(const ImageView& view, VkImageAspec
       level.width = (level.width + block.width - 1) / block.width;
       level.height = (level.height + block.height - 1) / block.height;
     }
-    level.depth = std::max(1u, info.extent.depth >> mip);
+    level.depth = slices ? 1u : std::max(1u, info.extent.depth >> mip);
   }
   d.bound = true;
   return d;
@@ -156,6 +157,7 @@ sampling::SamplerDescriptor DescribeSampler(const Sampler& sampler, float maxLod
   d.compareEnable = info.compareEnable == VK_TRUE;
   d.compareOp = info.compareOp;
   d.unnormalized = info.unnormalizedCoordinates == VK_TRUE;
+  d.nonSeamlessCube = (info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT) != 0;
   d.reduction = state.reductionMode;
   const uint32_t one = std::bit_cast<uint32_t>(1.0f);
   switch (info.borderColor) {

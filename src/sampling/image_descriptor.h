@@ -69,6 +69,8 @@ struct SamplerDescriptor {
   bool compareEnable = false;
   VkCompareOp compareOp = VK_COMPARE_OP_NEVER;
   bool unnormalized = false;
+  // VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT: no cube map edge handling; the address modes apply per face.
+  bool nonSeamlessCube = false;
   VkSamplerReductionMode reduction = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
   // The border colour as the shader would read it: float bits for float formats, else integers.
   VkClearColorValue border{};

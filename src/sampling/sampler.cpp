@@ -3,6 +3,8 @@
 // reduction), 16.3.1 (depth comparison) and the component swizzle.
 #include "sampling/sampler.h"
 
+#include "sampling/cube_map.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -67,6 +69,7 @@ struct Location {
   uint32_t dims = 2;
   int32_t layer = 0;
   bool cube = false;
+  int32_t face = 0;  // cubes: the selected face (layer - face is the cube's first layer)
 };
 
 Location Locate(const ImageDescriptor& image, const SampleRequest& request) {
@@ -74,17 +77,9 @@ Location Locate(const ImageDescriptor& image, const SampleRequest& request) {
   where.dims = DimensionCount(request.dim);
   if (request.dim == Dim::kCube) {
     // Table "Cube map face selection and transformations": the major axis picks the face; ties go to z, then y.
-    const float rx = request.coord[0], ry = request.coord[1], rz = request.coord[2];
-    const float ax = std::fabs(rx), ay = std::fabs(ry), az = std::fabs(rz);
-    int32_t face;
-    float sc, tc, ma;
-    if (az >= ax && az >= ay) {
-      face = rz >= 0 ? 4 : 5, sc = rz >= 0 ? rx : -rx, tc = -ry, ma = az;
-    } else if (ay >= ax) {
-      face = ry >= 0 ? 2 : 3, sc = rx, tc = ry >= 0 ? rz : -rz, ma = ay;
-    } else {
-      face = rx >= 0 ? 0 : 1, sc = rx >= 0 ? -rz : rz, tc = -ry, ma = ax;
-    }
+    const CubeFace selected = SelectCubeFace(request.coord[0], request.coord[1], request.coord[2]);
+    const int32_t face = selected.face;
+    const float sc = selected.sc, tc = selected.tc, ma = selected.ma;
     const float inv = ma > 0 ? 1.0f / ma : 0.0f;
     where.coord[0] = 0.5f * (sc * inv + 1.0f);
     where.coord[1] = 0.5f * (tc * inv + 1.0f);
@@ -97,6 +92,7 @@ Location Locate(const ImageDescriptor& image, const SampleRequest& request) {
       cubeIndex = std::clamp(static_cast<int32_t>(std::clamp(layer, -1.0f, 65536.0f)), 0, std::max(cubes - 1, 0));
     }
     where.layer = face + 6 * cubeIndex;
+    where.face = face;
     return where;
   }
   for (uint32_t i = 0; i < where.dims; ++i) where.coord[i] = request.coord[i];
@@ -116,16 +112,24 @@ class LevelSampler {
       : image_(image), sampler_(sampler), request_(request), where_(where) {}
 
   // One texel after wrapping and border replacement, with the depth comparison applied for Dref requests.
-  Texel Tap(uint32_t level, int32_t x, int32_t y, int32_t z) const {
+  // `footprint` is set for the texels of a linear filter or gather, which take part in cube map edge handling.
+  Texel Tap(uint32_t level, int32_t x, int32_t y, int32_t z, bool footprint = false) const {
     const LevelView& l = image_.level[level];
     const int32_t size[3] = {static_cast<int32_t>(l.width), static_cast<int32_t>(l.height),
                              static_cast<int32_t>(l.depth)};
+    if (where_.cube && footprint && !sampler_.nonSeamlessCube &&
+        (x < 0 || y < 0 || x >= size[0] || y >= size[1]))
+      return CubeEdgeTap(level, x, y, std::max(size[0], 1));
     int32_t c[3] = {x, where_.dims > 1 ? y : 0, where_.dims > 2 ? z : 0};
     bool border = false;
     for (uint32_t i = 0; i < where_.dims; ++i) {
-      // "Cube images ignore the address modes and behave as CLAMP_TO_EDGE" within the selected face.
-      const VkSamplerAddressMode mode =
-          where_.cube ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : sampler_.address[i];
+      // "If the used sampler was created without VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT, Cube images ignore
+      // the wrap modes specified in the sampler. Instead, if VK_FILTER_NEAREST is used within a mip level then
+      // VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE is used, and if VK_FILTER_LINEAR is used [...] sampling at the edges is
+      // performed as described earlier in the Cube map edge handling section" (CubeEdgeTap). With the flag, the
+      // sampler's address modes apply within the selected face.
+      const VkSamplerAddressMode mode = where_.cube && !sampler_.nonSeamlessCube ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
+                                                                                 : sampler_.address[i];
       c[i] = Wrap(c[i], std::max(size[i], 1), mode, &border);
     }
     Texel texel;
@@ -134,14 +138,36 @@ class LevelSampler {
     } else {
       LoadTexel(image_, level, c[0], c[1], c[2], where_.layer, 0, &texel);
     }
-    if (request_.compare) {
-      float reference = request_.dref;
-      if (image_.unormDepth) reference = std::clamp(reference, 0.0f, 1.0f);
-      Texel result;
-      result.v[0] = Bits(Compare(sampler_.compareOp, reference, F(texel.v[0])) ? 1.0f : 0.0f);
-      return result;
+    return Compared(texel);
+  }
+
+  // Cube map edge handling (16.5.2): a texel past one edge comes from the neighbouring face; one past a corner is
+  // the average of the three texels that meet there (each compared first for Dref requests).
+  Texel CubeEdgeTap(uint32_t level, int32_t x, int32_t y, int32_t size) const {
+    CubeTexel texels[3];
+    const uint32_t count = CubeEdgeTexels(where_.face, x, y, size, texels);
+    const int32_t cubeBase = where_.layer - where_.face;
+    float sum[4] = {0, 0, 0, 0};
+    Texel one;
+    for (uint32_t t = 0; t < count; ++t) {
+      one = Texel{};
+      LoadTexel(image_, level, texels[t].i, texels[t].j, 0, cubeBase + texels[t].face, 0, &one);
+      one = Compared(one);
+      for (int k = 0; k < 4; ++k) sum[k] += F(one.v[k]);
     }
-    return texel;
+    if (count == 1) return one;
+    Texel out;
+    for (int k = 0; k < 4; ++k) out.v[k] = Bits(sum[k] / static_cast<float>(count));
+    return out;
+  }
+
+  Texel Compared(const Texel& texel) const {
+    if (!request_.compare) return texel;
+    float reference = request_.dref;
+    if (image_.unormDepth) reference = std::clamp(reference, 0.0f, 1.0f);
+    Texel result;
+    result.v[0] = Bits(Compare(sampler_.compareOp, reference, F(texel.v[0])) ? 1.0f : 0.0f);
+    return result;
   }
 
   // The texel coordinates of `level` before wrapping: u, v, w plus the offsets.
@@ -188,7 +214,7 @@ class LevelSampler {
         c[d] += upper ? 1 : 0;
         weight *= upper ? alpha[d] : 1.0f - alpha[d];
       }
-      const Texel texel = Tap(level, c[0], c[1], c[2]);
+      const Texel texel = Tap(level, c[0], c[1], c[2], true);
       if (sampler_.reduction == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
         for (int k = 0; k < 4; ++k) sum[k] += weight * F(texel.v[k]);
       } else if (weight != 0.0f) {
@@ -278,7 +304,7 @@ class LevelSampler {
       const float du = moved ? static_cast<float>(request_.gatherOffsets[k][0]) : 0.0f;
       const float dv = moved ? static_cast<float>(request_.gatherOffsets[k][1]) : 0.0f;
       const int32_t i0 = Floor(u[0] + du - 0.5f), j0 = Floor(u[1] + dv - 0.5f);
-      const Texel tap = Tap(0, i0 + (moved ? 0 : corner[k][0]), j0 + (moved ? 0 : corner[k][1]), 0);
+      const Texel tap = Tap(0, i0 + (moved ? 0 : corner[k][0]), j0 + (moved ? 0 : corner[k][1]), 0, true);
       out.v[k] = request_.compare ? tap.v[0] : Swizzled(image_, tap).v[component & 3];
     }
     return out;

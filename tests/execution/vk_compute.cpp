@@ -113,6 +113,15 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     VkPhysicalDeviceCustomBorderColorFeaturesEXT border{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
                                                         &address};
     void* head = hasBorder ? static_cast<void*>(&border) : static_cast<void*>(&address);
+    // Non-seamless cube samplers and 2D views of 3D images, for the image tests.
+    const bool hasNonSeamless = d->hasExtension(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
+    VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT nonSeamless{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT, head};
+    if (hasNonSeamless) head = &nonSeamless;
+    const bool has2DViewOf3D = d->hasExtension(VK_EXT_IMAGE_2D_VIEW_OF_3D_EXTENSION_NAME);
+    VkPhysicalDeviceImage2DViewOf3DFeaturesEXT view2DOf3D{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, head};
+    if (has2DViewOf3D) head = &view2DOf3D;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, head};
     vkGetPhysicalDeviceFeatures2(physical, &query);
     storage16.storageInputOutput16 = VK_FALSE;
@@ -128,6 +137,8 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);
     if (hasNull) enabled.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
     if (hasBorder) enabled.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+    if (hasNonSeamless) enabled.push_back(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
+    if (has2DViewOf3D) enabled.push_back(VK_EXT_IMAGE_2D_VIEW_OF_3D_EXTENSION_NAME);
     // The image tests sample with MIRROR_CLAMP_TO_EDGE, which needs the extension (or the 1.2 feature).
     if (d->hasExtension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
       enabled.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);

@@ -45,6 +45,9 @@ struct ImageSpec {
   std::vector<uint32_t> contents;
   VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};  // COMBINED_IMAGE_SAMPLER and SAMPLER
   VkComponentMapping components{};
+  // sliceCount > 0: a 3D image (extent.depth slices) created 2D_VIEW_COMPATIBLE, seen through a 2D (array) view of
+  // slices [sliceBase, sliceBase + sliceCount) as VK_EXT_image_2d_view_of_3d allows.
+  uint32_t sliceBase = 0, sliceCount = 0;
 };
 
 // Bytes of one texel of the formats the harness handles (0 for others); of one block for compressed formats.

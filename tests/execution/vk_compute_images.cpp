@@ -205,8 +205,9 @@ bool ImageResources::Create(const std::vector<ImageSpec>& specs, std::string* er
     const bool depth = IsDepth(spec.format);
     const bool cube = spec.viewType == VK_IMAGE_VIEW_TYPE_CUBE || spec.viewType == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    info.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
-    info.imageType = ImageTypeOf(spec.viewType);
+    const bool slices = spec.sliceCount > 0;
+    info.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : slices ? VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT : 0;
+    info.imageType = slices ? VK_IMAGE_TYPE_3D : ImageTypeOf(spec.viewType);
     info.format = spec.format;
     info.extent = spec.extent;
     info.mipLevels = spec.levels;
@@ -232,7 +233,8 @@ bool ImageResources::Create(const std::vector<ImageSpec>& specs, std::string* er
     view.viewType = spec.viewType;
     view.format = spec.format;
     view.components = spec.components;
-    view.subresourceRange = {aspect, 0, spec.levels, 0, spec.layers};
+    view.subresourceRange = {aspect, 0, spec.levels, slices ? spec.sliceBase : 0,
+                             slices ? spec.sliceCount : spec.layers};
     r = vkCreateImageView(device_, &view, nullptr, &res.view);
     if (r != VK_SUCCESS) return *error = Failed("vkCreateImageView", r), false;
     // Upload every level through a staging buffer, then leave the image in GENERAL for the shader.
