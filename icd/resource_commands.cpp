@@ -16,8 +16,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
-  if (buffer == VK_NULL_HANDLE) return;
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(buffer));
+  GuardedVoid("vkDestroyBuffer", [&] { Buffer::Destroy(*FromHandle(device), FromHandle(buffer), pAllocator); });
 }
 
 VKAPI_ATTR void VKAPI_CALL GetBufferMemoryRequirements(VkDevice, VkBuffer buffer,

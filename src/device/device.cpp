@@ -55,6 +55,8 @@ Device::~Device() {
   // The engine's timer may lose the device, which wakes the queues' waiters: stop it before the queues go.
   faults_->Shutdown();
   for (Queue* queue : queues_) DeleteObject(allocator(), queue);
+  // The workers are gone: nothing reads what the application destroyed while they ran.
+  deferred_.DestroyAll();
 }
 
 VkResult Device::Create(PhysicalDevice& physicalDevice, const VkDeviceCreateInfo& createInfo,

@@ -15,6 +15,7 @@
 
 #include "common/handle.h"
 #include "common/object.h"
+#include "device/deferred_destruction.h"
 #include "device/device_description.h"
 
 namespace crashtest {
@@ -48,6 +49,8 @@ class Device : public DispatchableObject {
   FaultEngine& faults() const { return *faults_; }
   // The swapchains' frames kept for a loss, which the crash dump writes and names (src/wsi/loss_captures.h).
   wsi::LossCaptures& lossCaptures() const { return *lossCaptures_; }
+  // Buffers, memory objects and fences destroyed while work is in flight (device/deferred_destruction.h).
+  DeferredDestruction& deferredDestruction() { return deferred_; }
 
   Device(PhysicalDevice& physicalDevice, const VkAllocationCallbacks* allocator);
   ~Device();
@@ -70,6 +73,7 @@ class Device : public DispatchableObject {
   std::vector<Queue*> queues_;
   std::unique_ptr<FaultEngine> faults_;
   std::unique_ptr<wsi::LossCaptures> lossCaptures_;
+  DeferredDestruction deferred_;
 };
 
 }  // namespace crashtest

@@ -4,6 +4,8 @@
 
 #include "common/allocation.h"
 #include "common/checked_math.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
@@ -121,6 +123,7 @@ VkResult Buffer::Create(Device& device, const VkBufferCreateInfo& info, const Vk
   auto* buffer = NewObject<Buffer>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                    device, info);
   if (buffer == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateBuffer: allocation failed");
+  live_objects::Add(buffer, {VK_OBJECT_TYPE_BUFFER, buffer->header.id, 0});
   *out = ToHandle(buffer);
   return VK_SUCCESS;
 }
@@ -158,15 +161,29 @@ VkResult Buffer::Bind(const char* command, DeviceMemory* memory, VkDeviceSize of
                        command, static_cast<ull>(header.id), static_cast<ull>(memory->header.id));
   memory_ = memory;
   memoryOffset_ = offset;
+  live_objects::SetAddress(this, memory->address() + offset);
   memory_accounting::NoteBinding(*memory, dump::ResourceKind::Buffer, header.id,
                                  reinterpret_cast<uint64_t>(ToHandle(this)), offset, size_);
   return VK_SUCCESS;
 }
 
-Buffer::~Buffer() {
-  if (memory_ != nullptr)
-    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(this)),
-                                     ObjectNameOf(device_, reinterpret_cast<uint64_t>(ToHandle(this))));
+void Buffer::Destroy(Device& device, Buffer* buffer, const VkAllocationCallbacks* allocator) {
+  if (buffer == nullptr) return;
+  // "buffer must be a valid VkBuffer handle" (VUID-vkDestroyBuffer-buffer-parameter): a second destruction would
+  // free the object twice.
+  if (!live_objects::Remove(buffer, VK_OBJECT_TYPE_BUFFER)) {
+    CT_ERROR("vkDestroyBuffer: %p is not a live buffer (destroyed already?) (VUID-vkDestroyBuffer-buffer-parameter); "
+             "ignored", static_cast<void*>(ToHandle(buffer)));
+    return;
+  }
+  if (buffer->memory_ != nullptr)
+    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(buffer)),
+                                     ObjectNameOf(device, reinterpret_cast<uint64_t>(ToHandle(buffer))));
+  device.deferredDestruction().DestroyWhenIdle(
+      buffer, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<Buffer*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 Image::~Image() {

@@ -25,12 +25,14 @@ CT_DEFINE_HANDLE(Image, VkImage, VK_OBJECT_TYPE_IMAGE);
 class Buffer : public Object {
  public:
   Buffer(Device& device, const VkBufferCreateInfo& info);
-  // A bound buffer joins the recently destroyed ranges crash dumps attribute addresses to.
-  ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   static VkResult Create(Device& device, const VkBufferCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkBuffer* out);
+  // vkDestroyBuffer: a stale handle (destroyed already) is logged and ignored; a bound buffer joins the recently
+  // destroyed ranges crash dumps attribute addresses to; the object itself goes once no work is in flight
+  // (device/deferred_destruction.h).
+  static void Destroy(Device& device, Buffer* buffer, const VkAllocationCallbacks* allocator);
 
   Device& device() const { return device_; }
   VkDeviceSize size() const { return size_; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
 #include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
@@ -94,17 +95,37 @@ VkResult DeviceMemory::Allocate(Device& device, const VkMemoryAllocateInfo& info
     DeleteObject(callbacks, memory);
     return result;
   }
+  live_objects::Add(memory, {VK_OBJECT_TYPE_DEVICE_MEMORY, memory->header.id, memory->address_});
   *out = ToHandle(memory);
   return VK_SUCCESS;
 }
 
 void DeviceMemory::Free(DeviceMemory* memory, const VkAllocationCallbacks* allocator) {
   if (memory == nullptr) return;
-  // Remembered for crash dumps: a fault address in it is then a use after free, not an unknown address.
-  if (memory->registered_)
-    memory_accounting::NoteFreed(*memory,
-                                 ObjectNameOf(memory->device(), reinterpret_cast<uint64_t>(ToHandle(memory))));
-  DeleteObject(ChooseAllocator(allocator, memory->device().allocator()), memory);
+  // "memory must be a valid VkDeviceMemory handle" (VUID-vkFreeMemory-memory-parameter): a second free would
+  // release the storage twice.
+  if (!live_objects::Remove(memory, VK_OBJECT_TYPE_DEVICE_MEMORY)) {
+    CT_ERROR("vkFreeMemory: %p is not a live memory object (freed already?) (VUID-vkFreeMemory-memory-parameter); "
+             "ignored", static_cast<void*>(ToHandle(memory)));
+    return;
+  }
+  Device& device = memory->device();
+  // Remembered for crash dumps: a fault address in it is then a use after free, not an unknown address. Its
+  // address range is released now, so shaders and attribution see it freed; the storage may have to outlive this
+  // call (below).
+  if (memory->registered_) {
+    memory_accounting::NoteFreed(*memory, ObjectNameOf(device, reinterpret_cast<uint64_t>(ToHandle(memory))));
+    memory_accounting::Unregister(*memory);
+    memory->registered_ = false;
+  }
+  memory->mapped_ = false;  // "implicitly unmapped"
+  // Work in flight may still name it (a buffer bound to it): the storage stays until that work is done, and the
+  // queues see the memory as freed (device/deferred_destruction.h).
+  device.deferredDestruction().DestroyWhenIdle(
+      memory, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<DeviceMemory*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 VkResult DeviceMemory::Map(VkDeviceSize offset, VkDeviceSize size, void** out) {

@@ -28,7 +28,8 @@ bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options,
   // (dump_options.cpp, presentation_options.cpp).
   static constexpr std::string_view kKnown[] = {"captureDirectory", "captureEvery", "captureLast", "computeThreads",
                                                 "dumpDirectory", "dumpSizeLimit", "presentRefreshRate", "shaderFaults",
-                                                "shaderInstructionBudget", "shaderTimeoutMs"};
+                                                "shaderInstructionBudget", "shaderTimeoutMs", "stuckWaitMs",
+                                                "stuckWaits"};
   for (auto it = options.begin(); it != options.end(); ++it) {
     if (std::find(std::begin(kKnown), std::end(kKnown), it.key()) != std::end(kKnown)) continue;
     std::string_view best = ClosestName(it.key(), [](const auto& visit) {
@@ -54,6 +55,19 @@ bool ReadExecutionOptions(const ReadContext& ctx, const nlohmann::json& options,
   if (auto it = options.find("shaderInstructionBudget"); it != options.end()) {
     if (ReadCount(ctx, *it, "options.shaderInstructionBudget", uint64_t{1} << 62, &n)) out.shaderInstructionBudget = n;
     else ok = false;
+  }
+  if (auto it = options.find("stuckWaitMs"); it != options.end()) {
+    if (ReadCount(ctx, *it, "options.stuckWaitMs", 86400000, &n)) out.stuckWaitMs = static_cast<uint32_t>(n);
+    else ok = false;
+  }
+  if (auto it = options.find("stuckWaits"); it != options.end()) {
+    const std::string mode = it->is_string() ? it->get<std::string>() : std::string();
+    if (mode == "log") out.stuckWaits = StuckWaitMode::Log;
+    else if (mode == "lose") out.stuckWaits = StuckWaitMode::Lose;
+    else {
+      ctx.Error("options.stuckWaits", "expected \"log\" or \"lose\", got " + it->dump());
+      ok = false;
+    }
   }
   if (auto it = options.find("shaderFaults"); it != options.end()) {
     const std::string mode = it->is_string() ? it->get<std::string>() : std::string();

@@ -18,6 +18,7 @@
 #include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/queue.h"
+#include "queue/resource_liveness.h"
 #include "queue/queue_progress.h"
 #include "transfer/transfer_ops.h"
 
@@ -184,6 +185,9 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::ClearDepthStencilImage:
     case CommandOp::ResolveImage:
     case CommandOp::ResolveImage2:
+      // A buffer destroyed (or whose memory was freed) while this work was pending: a device fault, not a read of
+      // freed memory (queue/resource_liveness.h). The command then does not run.
+      if (!TransferResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       RunTransfer(op, record);
       return true;
     case CommandOp::SetEvent:

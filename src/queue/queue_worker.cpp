@@ -11,6 +11,7 @@
 #include "fault/fault_engine.h"
 #include "queue/device_execution.h"
 #include "queue/fence.h"
+#include "queue/stuck_wait.h"
 #include "queue/inline_submit.h"
 #include "queue/queue.h"
 #include "queue/semaphore.h"
@@ -68,6 +69,7 @@ VkResult QueueWorker::Submit(Submission&& submission) {
       TakeWaitsIfSignalled(queue_.execution(), submission)) {
     submission.serial = nextSerial_++;
     TakeHolds(submission);
+    queue_.device().deferredDestruction().BeginWork();
     submitted_.fetch_add(1, std::memory_order_release);
     executor_.BeginSubmission(submission);
     Process(submission);
@@ -90,6 +92,7 @@ VkResult QueueWorker::Enqueue(Submission&& submission) {
     submission.serial = nextSerial_++;
     pending_.push_back(std::move(submission));
     TakeHolds(pending_.back());
+    queue_.device().deferredDestruction().BeginWork();
     submitted_.fetch_add(1, std::memory_order_release);
     enqueued_.fetch_add(1, std::memory_order_release);
   }
@@ -160,7 +163,7 @@ void QueueWorker::Process(Submission& submission) {
     if (!batch.waits.empty() && live) {
       executor_.NoteWaiting(true);
       for (const SemaphoreOperation& wait : batch.waits)
-        if (live) live = wait.semaphore->WaitOnQueue(wait.value);
+        if (live) live = WaitOnQueueReportingStuck(queue_, *wait.semaphore, wait.value, submission.serial);
       executor_.NoteWaiting(false);
     }
     // Once the device is lost the application, having seen VK_ERROR_DEVICE_LOST, may destroy what abandoned work
@@ -197,6 +200,9 @@ void QueueWorker::Process(Submission& submission) {
     if (submission.fence != nullptr && !execution.lost()) submission.fence->FinishPublished(true);
     completed_.fetch_add(1, std::memory_order_release);
   });
+  // Last: what the application destroyed while this submission was in flight may go now (the device outlives its
+  // queues' workers, so this is safe even once the application, seeing the fence, destroys the device).
+  queue_.device().deferredDestruction().EndWork();
 }
 
 }  // namespace crashtest

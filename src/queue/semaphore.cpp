@@ -41,10 +41,9 @@ void Semaphore::Signal(uint64_t value) {
 
 void Semaphore::SignalLocked(uint64_t value) { value_.store(timeline() ? value : 1, std::memory_order_release); }
 
-bool Semaphore::WaitOnQueue(uint64_t value) {
-  constexpr uint64_t kNoLimit = UINT64_MAX;
-  if (timeline()) return execution_.Wait(kNoLimit, [&] { return value_.load(std::memory_order_acquire) >= value; });
-  return execution_.Wait(kNoLimit, [&] {
+bool Semaphore::WaitOnQueue(uint64_t value, uint64_t timeoutNs) {
+  if (timeline()) return execution_.Wait(timeoutNs, [&] { return value_.load(std::memory_order_acquire) >= value; });
+  return execution_.Wait(timeoutNs, [&] {
     if (value_.load(std::memory_order_acquire) == 0) return false;
     value_.store(0, std::memory_order_release);  // the wait consumes the binary payload
     return true;

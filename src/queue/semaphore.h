@@ -32,8 +32,8 @@ class Semaphore : public Object {
   // Signal with the device's execution lock already held (DeviceExecution::PublishUnlessLost).
   void SignalLocked(uint64_t value);
   // Queue-side wait: until a timeline reaches `value`, or until a binary semaphore is signalled (then consumes
-  // the signal). False only when the device is being destroyed.
-  bool WaitOnQueue(uint64_t value);
+  // the signal). False when the device is lost or being destroyed, or after `timeoutNs` (UINT64_MAX: no limit).
+  bool WaitOnQueue(uint64_t value, uint64_t timeoutNs = UINT64_MAX);
   // With the device's execution lock held: whether a queue-side wait for `value` would return at once.
   bool ReadyLocked(uint64_t value) const {
     return timeline() ? value_.load(std::memory_order_acquire) >= value : value_.load(std::memory_order_acquire) != 0;

@@ -214,7 +214,7 @@ BAD_CONFIGS = {
     "bad-unknown-option.json": lambda: configs("bad-unknown-option.json") +
         ": options.computeThread: unknown option (did you mean \"computeThreads\"?); the options are captureDirectory, "
         "captureEvery, captureLast, computeThreads, dumpDirectory, dumpSizeLimit, presentRefreshRate, shaderFaults, "
-        "shaderInstructionBudget, shaderTimeoutMs",
+        "shaderInstructionBudget, shaderTimeoutMs, stuckWaitMs, stuckWaits",
     "bad-device-entry.json": lambda: configs("bad-device-entry.json") +
         ": devices[0].profil: unknown member (expected \"profile\" and optionally \"name\")",
     "bad-unknown-top-level.json": lambda: configs("bad-unknown-top-level.json") +

@@ -170,7 +170,8 @@ TEST(BadInput, EachBadConfigurationFileGivesItsMessage) {
       {"bad-unknown-option.json",
        configs + "bad-unknown-option.json: options.computeThread: unknown option (did you mean \"computeThreads\"?); "
                  "the options are captureDirectory, captureEvery, captureLast, computeThreads, dumpDirectory, "
-                 "dumpSizeLimit, presentRefreshRate, shaderFaults, shaderInstructionBudget, shaderTimeoutMs"},
+                 "dumpSizeLimit, presentRefreshRate, shaderFaults, shaderInstructionBudget, shaderTimeoutMs, "
+                 "stuckWaitMs, stuckWaits"},
       {"bad-device-entry.json",
        configs + "bad-device-entry.json: devices[0].profil: unknown member (expected \"profile\" and optionally "
                  "\"name\")"},

@@ -35,6 +35,8 @@ TEST(Config, LoadsDevicesInOrderWithRelativePathsAndKeepsFaultsAndOptions) {
   // Execution options not given keep their documented defaults.
   EXPECT_EQ(result.execution.shaderFaults, ShaderFaultMode::Lose);
   EXPECT_EQ(result.execution.shaderTimeoutMs, 10000u);
+  EXPECT_EQ(result.execution.stuckWaitMs, 10000u);
+  EXPECT_EQ(result.execution.stuckWaits, StuckWaitMode::Log);
 }
 
 TEST(Config, WithoutConfigurationTheBuiltinDefaultDevice) {

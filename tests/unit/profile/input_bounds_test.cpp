@@ -83,6 +83,20 @@ TEST(InputBounds, RepeatedMemberIsAWarningAndAnErrorWhenStrict) {
   EXPECT_EQ(OnlyMessage(strict.diagnostics, Severity::Error), message);
 }
 
+TEST(InputBounds, StuckWaitOptionsAreReadAndChecked) {
+  EXPECT_EQ(OnlyMessage(LoadConfigText(R"({"options": {"stuckWaits": "hang"}})").diagnostics, Severity::Error),
+            "config.json: options.stuckWaits: expected \"log\" or \"lose\", got \"hang\"");
+  EXPECT_EQ(OnlyMessage(LoadConfigText(R"({"options": {"stuckWaitMs": 86400001}})").diagnostics, Severity::Error),
+            "config.json: options.stuckWaitMs: expected an integer from 0 to 86400000, got 86400001");
+  TempDir dir;
+  ConfigurationResult result;
+  ASSERT_TRUE(LoadConfigurationFile(dir.Write("config.json", R"({"options": {"stuckWaitMs": 0, "stuckWaits": "lose"}})"),
+                                    false, result))
+      << AllMessages(result.diagnostics);
+  EXPECT_EQ(result.execution.stuckWaitMs, 0u);
+  EXPECT_EQ(result.execution.stuckWaits, StuckWaitMode::Lose);
+}
+
 TEST(InputBounds, RepeatedMembersAreFoundAtEveryLevelOfAProfile) {
   const std::string frame =
       R"({"capabilities": {"device": {"properties": {"VkPhysicalDeviceProperties": {"apiVersion": "1.1.0", )"
