@@ -417,13 +417,7 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
     if (viewMask != 0 && (viewMask & (1u << view)) == 0) continue;
     state.viewIndex = view;
     outcome = raster::RunDraw(state, call, &execution.computePool(options.computeThreads));
-    total->fragmentsPassed += outcome.fragmentsPassed;
-    total->inputVertices += outcome.inputVertices;
-    total->primitives += outcome.primitives;
-    total->vertexInvocations += outcome.vertexInvocations;
-    total->clippingInvocations += outcome.clippingInvocations;
-    total->clippingPrimitives += outcome.clippingPrimitives;
-    total->fragmentInvocations += outcome.fragmentInvocations;
+    total->AddCounts(outcome);
     if (outcome.fault.kind != execution::ShaderFaultKind::None || outcome.cancelled || viewMask == 0) break;
   }
   if (outcome.fault.kind == execution::ShaderFaultKind::None) return !outcome.cancelled;

@@ -121,8 +121,8 @@ DrawOutcome RunDraw(const DrawState& input, const DrawCall& call, execution::Wor
   ExpandedPrimitives expanded;  // points and lines, per instance
 
   const VaryingLayout varyings = VaryingLayout::Match(*state.vertex.exe, state.fragment.exe);
-  // The vertex stage's layout (position, varyings, PointSize for points), read from a stage built for the purpose
-  // only when a worker has none yet.
+  // One vertex stage per worker, built when the worker first needs one; worker 0's is built now, and tells the
+  // shaded vertices' layout (position, varyings, PointSize for points, clip and cull distances).
   std::vector<std::unique_ptr<VertexStage>> vertexStages(pool != nullptr ? pool->threads() : 1);
   vertexStages[0] = std::make_unique<VertexStage>(state, varyings);
   const uint32_t stride = vertexStages[0]->Stride();

@@ -29,6 +29,13 @@ struct DrawOutcome {
   uint64_t clippingInvocations = 0;  // primitives that reached the clipping stage
   uint64_t clippingPrimitives = 0;   // primitives clipping output (triangles of a clipped polygon)
   uint64_t fragmentInvocations = 0;  // fragment shader invocations, helper invocations excluded
+
+  // Adds another pass's counts (multiview runs the draw once per view); the fault and flags are not summed.
+  void AddCounts(const DrawOutcome& o) {
+    fragmentsPassed += o.fragmentsPassed, inputVertices += o.inputVertices, primitives += o.primitives;
+    vertexInvocations += o.vertexInvocations, clippingInvocations += o.clippingInvocations;
+    clippingPrimitives += o.clippingPrimitives, fragmentInvocations += o.fragmentInvocations;
+  }
 };
 
 // True when the draw can run: a topology and state the rasteriser handles; otherwise *reason says what it lacks.

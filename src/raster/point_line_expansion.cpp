@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "raster/clipper.h"
+#include "raster/triangle_setup.h"
 
 namespace crashtest::raster {
 namespace {
@@ -126,8 +127,7 @@ class Expander {
 
 // True when face culling discards the triangle (a, b, c) before its polygon mode applies.
 static bool FacingCulled(const DrawState& state, const float* a, const float* b, const float* c) {
-  const VkCullModeFlags cull = state.raster.cullMode;
-  if (cull == VK_CULL_MODE_NONE) return false;
+  if (state.raster.cullMode == VK_CULL_MODE_NONE) return false;
   // Facing from the signed area in framebuffer coordinates, as for filled polygons (28.7.1.1); a triangle with a
   // vertex at or behind the eye (w <= 0) has no reliable projected area before clipping: it is kept.
   const float* v[3] = {a, b, c};
@@ -139,8 +139,7 @@ static bool FacingCulled(const DrawState& state, const float* a, const float* b,
   }
   const float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
   if (area == 0.0f) return false;
-  const bool front = state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0;
-  return ((cull & VK_CULL_MODE_FRONT_BIT) && front) || ((cull & VK_CULL_MODE_BACK_BIT) && !front);
+  return CullsFace(state, FacesFront(state, static_cast<double>(area)));
 }
 
 bool IsPointTopology(VkPrimitiveTopology topology) { return topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST; }

@@ -34,6 +34,15 @@ float DepthOffset(const DrawState& state, const TriangleSetup& t, double scale) 
 
 }  // namespace
 
+bool FacesFront(const DrawState& state, double area) {
+  return state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0;
+}
+
+bool CullsFace(const DrawState& state, bool front) {
+  const VkCullModeFlags cull = state.raster.cullMode;
+  return ((cull & VK_CULL_MODE_FRONT_BIT) && front) || ((cull & VK_CULL_MODE_BACK_BIT) && !front);
+}
+
 bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const float* c, const float* provoking,
                    uint32_t primitiveId, bool polygon, TriangleSetup* out) {
   TriangleSetup& t = *out;
@@ -60,11 +69,8 @@ bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const
   }
   const int64_t area = (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) - (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
   if (area == 0) return false;  // degenerate after snapping: no samples are covered
-  // "a = -1/2 Σ x_f^i y_f^(i+1) - x_f^(i+1) y_f^i"; counter-clockwise front faces have a > 0 (28.7.1.1), and
-  // a = -area / 2.
-  t.front = !polygon || (state.raster.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area < 0 : area > 0);
-  const VkCullModeFlags cull = polygon ? state.raster.cullMode : VkCullModeFlags{VK_CULL_MODE_NONE};
-  if (((cull & VK_CULL_MODE_FRONT_BIT) && t.front) || ((cull & VK_CULL_MODE_BACK_BIT) && !t.front)) return false;
+  t.front = !polygon || FacesFront(state, static_cast<double>(area));
+  if (polygon && CullsFace(state, t.front)) return false;
   if (area < 0) {
     std::swap(t.X[1], t.X[2]), std::swap(t.Y[1], t.Y[2]);
     std::swap(t.invW[1], t.invW[2]), std::swap(t.z[1], t.z[2]), std::swap(t.data[1], t.data[2]);

@@ -27,6 +27,12 @@ struct TriangleSetup {
   uint32_t bits = 8;
 };
 
+// Face determination and culling from the signed doubled area of a triangle in framebuffer coordinates (y down;
+// "a = -1/2 Σ x_f^i y_f^(i+1) - x_f^(i+1) y_f^i", 28.7.1.1, and a = -area / 2): whether it faces front, and whether
+// the state's cull mode discards it. Shared by filled triangles and the non-solid polygon modes.
+bool FacesFront(const DrawState& state, double area);
+bool CullsFace(const DrawState& state, bool front);
+
 // Sets up triangle (a, b, c) (clip-space vertices in VertexBuffer form, already clipped). False when nothing of it
 // can be drawn: degenerate after snapping, culled, non-finite, or outside the scissor. `polygon` is false for the
 // triangles of points and lines: never culled, always front-facing, no depth bias (which applies to polygons).
