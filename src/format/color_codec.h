@@ -9,6 +9,7 @@
 
 #include "format/format_info.h"
 #include "format/texel_codec.h"
+#include "format/unorm4x8.h"
 
 namespace crashtest::format {
 
@@ -23,6 +24,14 @@ class ColorCodec {
   uint32_t blockSize() const { return blockSize_; }
 
   VkClearColorValue Decode(const std::byte* texel) const;
+  // Formats of one byte per component, each UNORM or sRGB (most textures): where Decode reads component k (0..3 =
+  // R, G, B, A) from — its byte in the texel (0xff: the format lacks it) and the table of its 256 decoded values
+  // (nullptr when absent). Lets loops over many texels decode without a call per texel, bit-identically.
+  bool bytes8() const { return bytes8_; }
+  uint8_t byte8Slot(uint32_t k) const { return slotByte_[k & 3]; }
+  const float* byte8Table(uint32_t k) const;
+  // RGBA8 or BGRA8 UNORM layouts (kNone for the others), for loops that inline DecodeUnorm4x8/EncodeUnorm4x8.
+  Unorm4x8 unorm4x8() const { return unorm4x8_; }
   void Encode(const VkClearColorValue& value, std::byte* texel) const;
 
  private:
@@ -32,6 +41,9 @@ class ColorCodec {
   bool bytes8_ = false;
   uint8_t slotByte_[4] = {0xff, 0xff, 0xff, 0xff};  // bytes8_: the byte of R, G, B, A (0xff: absent)
   bool slotSrgb_[4] = {};
+  // bytes8_ formats with four UNORM components stored R, G, B, A or B, G, R, A: decoded and encoded four components
+  // at a time (unorm4x8.h), bit-identically to the tables.
+  Unorm4x8 unorm4x8_ = Unorm4x8::kNone;
   struct Component {
     uint8_t slot;        // 0..3 = R, G, B, A
     uint8_t bits;

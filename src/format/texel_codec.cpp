@@ -177,6 +177,11 @@ ColorCodec::ColorCodec(VkFormat format) {
       slotByte_[components_[i].slot] = components_[i].byteOffset;
       slotSrgb_[components_[i].slot] = components_[i].numeric == NumericFormat::kSrgb;
     }
+    const bool unorm = componentCount_ == 4 && !slotSrgb_[0] && !slotSrgb_[1] && !slotSrgb_[2] && !slotSrgb_[3];
+    if (unorm && slotByte_[0] == 0 && slotByte_[1] == 1 && slotByte_[2] == 2 && slotByte_[3] == 3)
+      unorm4x8_ = Unorm4x8::kRgba;
+    if (unorm && slotByte_[0] == 2 && slotByte_[1] == 1 && slotByte_[2] == 0 && slotByte_[3] == 3)
+      unorm4x8_ = Unorm4x8::kBgra;
   }
   valid_ = true;
 }
@@ -205,7 +210,19 @@ uint8_t EncodeUnorm8(float f) {
 
 }  // namespace
 
+const float* ColorCodec::byte8Table(uint32_t k) const {
+  if (!bytes8_ || slotByte_[k & 3] == 0xff) return nullptr;
+  return slotSrgb_[k & 3] ? kByte8.srgb : kByte8.unorm;
+}
+
 VkClearColorValue ColorCodec::Decode(const std::byte* texel) const {
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  if (unorm4x8_ != Unorm4x8::kNone) {
+    VkClearColorValue value;
+    _mm_storeu_ps(value.float32, DecodeUnorm4x8(texel, unorm4x8_));
+    return value;
+  }
+#endif
   if (bytes8_) {
     // Each slot computed on its own (no stores through a run-time index): the result stays in registers.
     auto slot = [&](int k, float absent) {
@@ -263,6 +280,12 @@ VkClearColorValue ColorCodec::Decode(const std::byte* texel) const {
 }
 
 void ColorCodec::Encode(const VkClearColorValue& value, std::byte* texel) const {
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  if (unorm4x8_ != Unorm4x8::kNone) {
+    EncodeUnorm4x8(_mm_loadu_ps(value.float32), unorm4x8_, texel);
+    return;
+  }
+#endif
   if (bytes8_) {
     for (uint32_t i = 0; i < componentCount_; ++i) {
       const Component& c = components_[i];

@@ -4,10 +4,18 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "execution/ops/lane_access.h"
+#include "format/texel_codec.h"
 
 namespace crashtest::raster {
+namespace {
+
+// Four floats in one vector register (GCC/Clang vector extension): a quad's lanes.
+using Float4 = float __attribute__((vector_size(16)));
+
+}  // namespace
 
 FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyings, uint32_t pointCoordOffset)
     : state_(state), varyings_(varyings), merger_(state), pointCoordOffset_(pointCoordOffset) {
@@ -52,59 +60,134 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
       for (int k = 0; k < 2; ++k)
         sampleOffset_[s][k] = bits >= 4 ? int64_t{table[s][k]} << (bits - 4) : int64_t{table[s][k]} >> (4 - bits);
   }
+  SetUpDirectPath();
 }
 
-void FragmentStage::WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, const int64_t e[3],
-                                bool covered) {
-  const double b[3] = {static_cast<double>(e[0]) * t.invC, static_cast<double>(e[1]) * t.invC,
-                       static_cast<double>(e[2]) * t.invC};
-  // Screen-space (linear) weights for depth and 1/w; perspective-correct ones for the varyings ("Basic Polygon
-  // Rasterization": f = (a_f/w_a + b_f/w_b + c_f/w_c) / (a/w_a + b/w_b + c/w_c)).
-  const double invW = b[0] * t.invW[0] + b[1] * t.invW[1] + b[2] * t.invW[2];
-  const double r = 1.0 / invW;
-  const double pc[3] = {b[0] * t.invW[0] * r, b[1] * t.invW[1] * r, b[2] * t.invW[2] * r};
-  const float z = static_cast<float>(b[0] * t.z[0] + b[1] * t.z[1] + b[2] * t.z[2]) + t.depthOffset;
-  Lane& info = lanes_[lane];
-  info.x = x, info.y = y, info.z = z, info.front = t.front;
-  pixelX_[lane] = x, pixelY_[lane] = y;
-  if (samples_ == 1) info.coverage = 1;
+void FragmentStage::SetUpDirectPath() {
+  const DepthStencilState& ds = state_.depthStencil;
+  const bool stencilIdle = !ds.stencil.bound || !ds.stencilTest;
+  const bool boundsIdle = !ds.depthBoundsTest || !ds.depth.bound;
+  if ((!ds.depth.bound || !ds.depthTest) && stencilIdle && boundsIdle) {
+    depthPath_ = DepthPath::kNone;  // DepthStencil would pass every fragment and write nothing
+  } else if (ds.depth.bound && ds.depthTest && stencilIdle && boundsIdle && ds.depth.format == VK_FORMAT_D32_SFLOAT &&
+             ds.depth.samples == 1 && ds.depth.texelBytes == 4) {
+    depthPath_ = DepthPath::kD32;
+    const sampling::LevelView& level = ds.depth.level[0];
+    depthBase_ = level.base + static_cast<uint64_t>(state_.viewIndex) * level.layerPitch;
+    depthRowPitch_ = level.rowPitch;
+  }
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  if (!batch_ || samples_ != 1 || state_.multisample.alphaToCoverage || sampleMaskWord_ != UINT32_MAX ||
+      fragDepthWord_ != UINT32_MAX || state_.logicOpEnable)
+    return;
+  for (const execution::InterfaceSlot& out : state_.fragment.exe->outputs) {
+    if (out.location >= FragmentColors::kMaxTargets) continue;
+    if (out.index != 0) return;  // dual-source blending
+    if (out.location >= state_.colors.size()) continue;
+    const ColorTarget& target = state_.colors[out.location];
+    if (!target.image.bound || target.blend.writeMask == 0) continue;
+    if (out.component != 0 || out.components != 4 || target.blend.enable || target.blend.writeMask != 0xf ||
+        target.image.codec.unorm4x8() == format::Unorm4x8::kNone || target.image.samples != 1 ||
+        target.image.texelBytes != 4)
+      return;
+    const sampling::LevelView& level = target.image.level[0];
+    directTargets_.push_back(DirectTarget{out.word, level.base + static_cast<uint64_t>(state_.viewIndex) * level.layerPitch,
+                                          level.rowPitch, target.image.codec.unorm4x8()});
+  }
+  directColors_ = true;
+#endif
+}
+
+bool FragmentStage::DirectDepthPasses(const Lane& lane) {
+  if (depthPath_ == DepthPath::kNone) return true;
+  if (depthPath_ == DepthPath::kGeneric) return merger_.DepthStencil(lane.x, lane.y, lane.z, lane.front);
+  // OutputMerger::DepthStencil for D32_SFLOAT alone: clamp with depthClamp, compare, write when enabled.
+  const DepthStencilState& ds = state_.depthStencil;
+  float z = lane.z;
+  if (state_.raster.depthClamp) {
+    const Viewport& v = state_.viewport;
+    z = std::clamp(z, std::min(v.minDepth, v.maxDepth), std::max(v.minDepth, v.maxDepth));
+  }
+  std::byte* texel = depthBase_ + static_cast<uint64_t>(static_cast<uint32_t>(lane.y)) * depthRowPitch_ +
+                     static_cast<uint64_t>(static_cast<uint32_t>(lane.x)) * 4;
+  float stored;
+  std::memcpy(&stored, texel, sizeof stored);
+  if (!CompareOp(ds.depthCompare, z, stored)) return false;
+  if (ds.depthWrite) std::memcpy(texel, &z, sizeof z);  // EncodeDepth of D32_SFLOAT: the float itself
+  return true;
+}
+
+void FragmentStage::WriteDirectColors(const Lane& lane, uint32_t l) {
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  execution::InvocationBatch& batch = *batch_;
+  for (const DirectTarget& target : directTargets_) {
+    const __m128i bits = _mm_set_epi32(static_cast<int>(batch.Row(target.word + 3)[l]),
+                                       static_cast<int>(batch.Row(target.word + 2)[l]),
+                                       static_cast<int>(batch.Row(target.word + 1)[l]),
+                                       static_cast<int>(batch.Row(target.word)[l]));
+    format::EncodeUnorm4x8(_mm_castsi128_ps(bits), target.order,
+                           target.base + static_cast<uint64_t>(static_cast<uint32_t>(lane.y)) * target.rowPitch +
+                               static_cast<uint64_t>(static_cast<uint32_t>(lane.x)) * 4);
+  }
+#else
+  (void)lane, (void)l;
+#endif
+}
+
+void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered) {
+  const AttributePlanes& p = planes_;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const int64_t x = qx + (i & 1), y = qy + (i >> 1);
+    const auto dx = static_cast<double>(x - p.originX), dy = static_cast<double>(y - p.originY);
+    Lane& lane = lanes_[used_ + i];
+    lane.x = static_cast<int32_t>(x), lane.y = static_cast<int32_t>(y), lane.front = t.front;
+    lane.z = static_cast<float>(p.z.at + p.z.dx * dx + p.z.dy * dy) + t.depthOffset;
+    pixelX_[used_ + i] = lane.x, pixelY_[used_ + i] = lane.y;
+  }
   if (!batch_) return;
   execution::InvocationBatch& batch = *batch_;
+  // The quad's pixels relative to the planes' origin, lanes in quad order (x fastest).
+  const auto x0 = static_cast<float>(qx - p.originX), y0 = static_cast<float>(qy - p.originY);
+  const Float4 X = Float4{0, 1, 0, 1} + x0, Y = Float4{0, 0, 1, 1} + y0;
+  auto evaluate = [&](const Plane<float>& plane) { return plane.at + plane.dx * X + plane.dy * Y; };
+  auto store = [&](uint32_t word, const Float4& value) { std::memcpy(batch.Row(word) + used_, &value, sizeof value); };
+  const Float4 invW = evaluate(p.invWf);
+  const Float4 r = 1.0f / invW;
   for (size_t i = 0; i < varyings_.words.size(); ++i) {
     const VaryingWord& v = varyings_.words[i];
-    float value;
-    if (v.flat) {
-      value = t.provoking[4 + i];
-    } else {
-      const double* w = v.noPerspective ? b : pc;
-      value = static_cast<float>(w[0] * t.data[0][4 + i] + w[1] * t.data[1][4 + i] + w[2] * t.data[2][4 + i]);
-    }
-    batch.Row(v.fragmentWord)[lane] = std::bit_cast<uint32_t>(value);
+    const Plane<float>& plane = p.varying[i];
+    if (v.flat)
+      store(v.fragmentWord, Float4{plane.at, plane.at, plane.at, plane.at});
+    else
+      store(v.fragmentWord, v.noPerspective ? evaluate(plane) : evaluate(plane) * r);
   }
   if (fragCoordWord_ != UINT32_MAX) {
-    batch.Row(fragCoordWord_)[lane] = std::bit_cast<uint32_t>(static_cast<float>(x) + 0.5f);
-    batch.Row(fragCoordWord_ + 1)[lane] = std::bit_cast<uint32_t>(static_cast<float>(y) + 0.5f);
-    batch.Row(fragCoordWord_ + 2)[lane] = std::bit_cast<uint32_t>(z);
-    batch.Row(fragCoordWord_ + 3)[lane] = std::bit_cast<uint32_t>(static_cast<float>(invW));
-  }
-  if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
-  if (helperWord_ != UINT32_MAX) batch.Row(helperWord_)[lane] = covered ? 0 : 1;
-  if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = covered ? info.coverage : 0;
-  if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
-  if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
-  if (pointCoordWord_ != UINT32_MAX) {
-    // "gl_PointCoord = (0.5 + (x_f - x_p) / size, 0.5 + (y_f - y_p) / size)" (28.4): linear over the square.
-    for (uint32_t k = 0; k < 2; ++k) {
-      const uint32_t at = pointCoordOffset_ + k;
-      const float value = pointCoordOffset_ == UINT32_MAX
-                              ? 0.0f
-                              : static_cast<float>(b[0] * t.data[0][at] + b[1] * t.data[1][at] + b[2] * t.data[2][at]);
-      batch.Row(pointCoordWord_ + k)[lane] = std::bit_cast<uint32_t>(value);
+    store(fragCoordWord_, Float4{0, 1, 0, 1} + (static_cast<float>(qx) + 0.5f));
+    store(fragCoordWord_ + 1, Float4{0, 0, 1, 1} + (static_cast<float>(qy) + 0.5f));
+    for (uint32_t i = 0; i < 4; ++i) {
+      batch.Row(fragCoordWord_ + 2)[used_ + i] = std::bit_cast<uint32_t>(lanes_[used_ + i].z);
+      const auto dx = static_cast<double>(i & 1) + x0, dy = static_cast<double>(i >> 1) + y0;
+      batch.Row(fragCoordWord_ + 3)[used_ + i] =
+          std::bit_cast<uint32_t>(static_cast<float>(p.invW.at + p.invW.dx * dx + p.invW.dy * dy));
     }
   }
-  if (samplePositionWord_ != UINT32_MAX) {
-    batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f);
-    batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f);
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t lane = used_ + i;
+    const bool in = (covered >> i & 1) != 0;
+    if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
+    if (helperWord_ != UINT32_MAX) batch.Row(helperWord_)[lane] = in ? 0 : 1;
+    if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = in ? lanes_[lane].coverage : 0;
+    if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
+    if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
+    if (samplePositionWord_ != UINT32_MAX) {
+      batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f);
+      batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f);
+    }
+  }
+  // "gl_PointCoord = (0.5 + (x_f - x_p) / size, 0.5 + (y_f - y_p) / size)" (28.4): linear over the square.
+  if (pointCoordWord_ != UINT32_MAX) {
+    store(pointCoordWord_, evaluate(p.pointCoord[0]));
+    store(pointCoordWord_ + 1, evaluate(p.pointCoord[1]));
   }
 }
 
@@ -114,6 +197,7 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
   const int64_t x0 = std::max(t.bounds.x0, tile.x0), x1 = std::min(t.bounds.x1, tile.x1);
   const int64_t y0 = std::max(t.bounds.y0, tile.y0), y1 = std::min(t.bounds.y1, tile.y1);
   if (x0 >= x1 || y0 >= y1) return true;
+  planes_.Build(t, varyings_, pointCoordOffset_, x0 & ~int64_t{1}, y0 & ~int64_t{1});
   const int64_t half = int64_t{1} << (t.bits - 1);
   for (int64_t qy = y0 & ~int64_t{1}; qy < y1; qy += 2) {
     for (int64_t qx = x0 & ~int64_t{1}; qx < x1; qx += 2) {
@@ -150,8 +234,6 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
         const bool covered = (mask >> i) & 1;
         Lane& lane = lanes_[used_ + i];
         lane.coverage = covered ? coverage[i] : 0;
-        WriteInputs(t, used_ + i, static_cast<int32_t>(qx + (i & 1)), static_cast<int32_t>(qy + (i >> 1)), e[i],
-                    covered);
         if (samples_ > 1 && covered) {
           // Depth is evaluated at each covered sample ("the depth value ... at the sample location", 28.3).
           const int64_t sx = (qx + (i & 1)) << t.bits, sy = (qy + (i >> 1)) << t.bits;
@@ -166,6 +248,7 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
         }
         if (covered) covered_ |= uint64_t{1} << (used_ + i);
       }
+      WriteQuad(t, qx, qy, mask);
       used_ += 4;
     }
   }
@@ -215,6 +298,19 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
   } else if (batchStopped) {
     *stopped = true;
     return false;
+  }
+  if (directColors_) {
+    execution::ForEachLane(shaded & ~batch.killed(), [&](uint32_t l) {
+      const Lane& lane = lanes_[l];
+      if ((lane.coverage & pipelineMask & 1) == 0) return;
+      if (!x.earlyFragmentTests) {
+        if (!DirectDepthPasses(lane)) return;
+        ++passed_;
+      }
+      WriteDirectColors(lane, l);
+    });
+    batch.Clear();
+    return true;
   }
   execution::ForEachLane(shaded & ~batch.killed(), [&](uint32_t l) {
     const Lane& lane = lanes_[l];

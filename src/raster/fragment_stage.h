@@ -10,6 +10,8 @@
 
 #include "execution/invocation_batch.h"
 #include "execution/shader_fault.h"
+#include "format/unorm4x8.h"
+#include "raster/attribute_planes.h"
 #include "raster/draw_state.h"
 #include "raster/output_merger.h"
 #include "raster/shaded_vertex.h"
@@ -30,8 +32,9 @@ class FragmentStage {
   bool Flush(execution::ShaderFault* fault, bool* stopped);
 
  private:
-  // Lane `lane`'s inputs for pixel (x, y), from the edge functions e there.
-  void WriteInputs(const TriangleSetup& t, uint32_t lane, int32_t x, int32_t y, const int64_t e[3], bool covered);
+  // The inputs of lanes used_..used_ + 3 for the quad at (qx, qy) of triangle `t` (planes_ built for it); `covered`:
+  // bit i for the quad's pixels that are covered (the others are helpers). Lane coverage must be set.
+  void WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered);
 
  public:
   // Fragments that passed every test (occlusion queries).
@@ -57,6 +60,7 @@ class FragmentStage {
   OutputMerger merger_;
   std::unique_ptr<execution::InvocationBatch> batch_;  // nullptr without a fragment shader
   std::vector<Lane> lanes_;
+  AttributePlanes planes_;  // of the triangle being rasterised
   std::vector<int32_t> pixelX_, pixelY_;  // each lane's pixel, for subpass inputs
   uint32_t width_ = 4;
   uint32_t used_ = 0;       // lanes filled (a multiple of 4)
@@ -72,6 +76,26 @@ class FragmentStage {
   uint32_t samples_ = 1;
   int64_t sampleOffset_[kMaxSamples][2] = {};
   uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
+
+  // The direct path: the most common per-fragment work without the generic output merger, chosen once per draw
+  // (SetUpDirectPath). Single-sample fragments whose shader writes neither depth nor the sample mask, colour
+  // targets of RGBA8/BGRA8 UNORM written whole without blending or logic ops, and a depth test that is absent or a
+  // plain D32_SFLOAT test (no stencil, no depth bounds). The results are the merger's, bit for bit.
+  void SetUpDirectPath();
+  bool DirectDepthPasses(const Lane& lane);
+  void WriteDirectColors(const Lane& lane, uint32_t l);
+  struct DirectTarget {
+    uint32_t word;       // the output's first component (R)
+    std::byte* base;     // texel (0, 0) of the layer rendered
+    uint64_t rowPitch;
+    format::Unorm4x8 order;
+  };
+  enum class DepthPath : uint8_t { kNone, kD32, kGeneric };
+  bool directColors_ = false;
+  std::vector<DirectTarget> directTargets_;
+  DepthPath depthPath_ = DepthPath::kGeneric;
+  std::byte* depthBase_ = nullptr;
+  uint64_t depthRowPitch_ = 0;
 };
 
 }  // namespace crashtest::raster

@@ -10,20 +10,6 @@
 namespace crashtest::raster {
 namespace {
 
-template <typename T>
-bool Compare(VkCompareOp op, T reference, T stored) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return reference < stored;
-    case VK_COMPARE_OP_EQUAL: return reference == stored;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= stored;
-    case VK_COMPARE_OP_GREATER: return reference > stored;
-    case VK_COMPARE_OP_NOT_EQUAL: return reference != stored;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= stored;
-    default: return true;  // ALWAYS
-  }
-}
-
 uint8_t StencilOp(VkStencilOp op, uint8_t value, uint8_t reference) {
   switch (op) {
     case VK_STENCIL_OP_ZERO: return 0;
@@ -134,13 +120,13 @@ bool OutputMerger::DepthStencil(int32_t x, int32_t y, float z, bool front, uint3
   if (stencil) {
     // "Stencil Test" (28.9): (reference & compareMask) op (stored & compareMask).
     const uint32_t reference = face.reference & face.compareMask, masked = stencilValue & face.compareMask;
-    if (!Compare(face.compareOp, reference, masked)) {
+    if (!CompareOp(face.compareOp, reference, masked)) {
       writeStencil(face.failOp);
       return false;
     }
   }
   bool depthPass = true;
-  if (ds.depthTest && depthTexel != nullptr) depthPass = Compare(ds.depthCompare, z, stored);
+  if (ds.depthTest && depthTexel != nullptr) depthPass = CompareOp(ds.depthCompare, z, stored);
   if (stencil) writeStencil(depthPass ? face.passOp : face.depthFailOp);
   if (!depthPass) return false;
   if (ds.depthTest && ds.depthWrite && depthTexel != nullptr) format::EncodeDepth(ds.depth.format, z, depthTexel);

@@ -3,7 +3,9 @@
 // reduction), 16.3.1 (depth comparison) and the component swizzle.
 #include "sampling/sampler.h"
 
+#include "sampling/bilinear_2d.h"
 #include "sampling/cube_map.h"
+#include "sampling/texel_wrap.h"
 
 #include <algorithm>
 #include <bit>
@@ -20,32 +22,6 @@ uint32_t DimensionCount(Dim dim) {
     case Dim::k1D: case Dim::kBuffer: return 1;
     case Dim::k3D: case Dim::kCube: return 3;
     default: return 2;
-  }
-}
-
-// "mirror(n) = n when n >= 0, else -(1 + n)" (16.7.2).
-int32_t Mirror(int32_t n) { return n >= 0 ? n : -(1 + n); }
-
-// Wrapping of one integer texel coordinate (Table "Texel coordinate wrapping"); *border is set when the texel lies
-// outside with CLAMP_TO_BORDER.
-[[gnu::always_inline]] inline int32_t Wrap(int32_t i, int32_t size, VkSamplerAddressMode mode, bool* border) {
-  switch (mode) {
-    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
-      const int32_t m = i % size;
-      return m < 0 ? m + size : m;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-      int32_t t = i % (2 * size);
-      if (t < 0) t += 2 * size;
-      return (size - 1) - Mirror(t - size);
-    }
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-      if (i < 0 || i >= size) *border = true;
-      return i;
-    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE:
-      return std::clamp(Mirror(i), 0, size - 1);
-    default:  // CLAMP_TO_EDGE
-      return std::clamp(i, 0, size - 1);
   }
 }
 
@@ -186,7 +162,7 @@ class LevelSampler {
     const bool integer = image_.kind != format::ValueKind::kFloat && !request_.compare;
     if (filter == VK_FILTER_NEAREST || integer) {
       // "i = floor(u)" (16.7.3, nearest filtering).
-      return Tap(level, Floor(u[0]), Floor(u[1]), Floor(u[2]));
+      return Tap(level, FloorToTexel(u[0]), FloorToTexel(u[1]), FloorToTexel(u[2]));
     }
     if (where_.dims == 2 && !where_.cube && !request_.compare && image_.decodeBlock == nullptr &&
         image_.aspect == Aspect::kColor && sampler_.reduction == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE &&
@@ -199,7 +175,7 @@ class LevelSampler {
     for (uint32_t d = 0; d < where_.dims; ++d) {
       const float shifted = u[d] - 0.5f;
       const float base = std::floor(shifted);
-      i0[d] = Clamp32(base);
+      i0[d] = ClampToTexel(base);
       alpha[d] = shifted - base;
     }
     const uint32_t taps = 1u << where_.dims;
@@ -238,56 +214,18 @@ class LevelSampler {
   // Linear filtering of a 2D colour level without borders (the most common sample by far): the same formulas as the
   // general path below, with each axis wrapped once and the four texels addressed directly.
   Texel Bilinear2D(uint32_t level, const float u[3]) const {
-    const LevelView& l = image_.level[level];
-    const int32_t width = std::max(static_cast<int32_t>(l.width), 1), height = std::max(static_cast<int32_t>(l.height), 1);
-    const float sx = u[0] - 0.5f, sy = u[1] - 0.5f;
-    if (where_.layer < 0 || static_cast<uint32_t>(where_.layer) >= image_.layers || std::isnan(sx) || std::isnan(sy)) {
-      Texel zero;
-      return zero;
-    }
-    const float bx = FastFloor(sx), by = FastFloor(sy);
-    const float ax = sx - bx, ay = sy - by;
-    const int32_t x0 = Clamp32(bx), y0 = Clamp32(by);
-    int32_t xs[2], ys[2];
-    WrapPair(x0, width, sampler_.address[0], xs);
-    WrapPair(y0, height, sampler_.address[1], ys);
-    const std::byte* layerBase = l.base + static_cast<uint64_t>(static_cast<uint32_t>(where_.layer)) * l.layerPitch;
-    const uint64_t texelStride = uint64_t{image_.texelBytes} * image_.samples;
-    float sum[4] = {0, 0, 0, 0};
-    for (int j = 0; j < 2; ++j) {
-      const std::byte* row = layerBase + static_cast<uint64_t>(static_cast<uint32_t>(ys[j])) * l.rowPitch;
-      const float wy = j != 0 ? ay : 1.0f - ay;
-      for (int i = 0; i < 2; ++i) {
-        const float weight = (i != 0 ? ax : 1.0f - ax) * wy;
-        const VkClearColorValue texel =
-            image_.codec.Decode(row + static_cast<uint64_t>(static_cast<uint32_t>(xs[i])) * texelStride);
-        for (int k = 0; k < 4; ++k) sum[k] += weight * texel.float32[k];
-      }
-    }
     Texel out;
+    if (where_.layer < 0 || static_cast<uint32_t>(where_.layer) >= image_.layers) return out;
+    const LevelAccess access = AccessLevel(image_, level, where_.layer);
+    Float4 sum;
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+    if (image_.codec.unorm4x8() != format::Unorm4x8::kNone)
+      sum = sampling::Bilinear2D(access, sampler_.address, Unorm4x8CodeDecoder{image_.codec.unorm4x8()}, u[0], u[1]);
+    else
+#endif
+      sum = sampling::Bilinear2D(access, sampler_.address, CodecDecoder{&image_.codec}, u[0], u[1]);
     for (int k = 0; k < 4; ++k) out.v[k] = Bits(sum[k]);
     return out;
-  }
-
-  // floor() for the finite values of a bilinear tap without a library call (the build targets baseline x86-64,
-  // whose floor is a call): exact for |x| < 2^31, and larger values clamp to the same texels anyway.
-  static float FastFloor(float x) {
-    if (!(std::fabs(x) < 2147483648.0f)) return std::floor(x);
-    const float t = static_cast<float>(static_cast<int32_t>(x));
-    return t > x ? t - 1.0f : t;
-  }
-
-  // Texels i and i + 1 wrapped (no border modes here): the second follows from the first without a second
-  // division for REPEAT and CLAMP_TO_EDGE, the common modes.
-  static void WrapPair(int32_t i, int32_t size, VkSamplerAddressMode mode, int32_t out[2]) {
-    bool border = false;
-    out[0] = Wrap(i, size, mode, &border);
-    if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT)
-      out[1] = out[0] + 1 == size ? 0 : out[0] + 1;
-    else if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
-      out[1] = std::clamp(i + 1, 0, size - 1);
-    else
-      out[1] = Wrap(i + 1, size, mode, &border);
   }
 
   // OpImageGather / OpImageDrefGather: the 2x2 footprint of linear filtering at the base level, in the order
@@ -303,7 +241,7 @@ class LevelSampler {
       const bool moved = request_.hasGatherOffsets;
       const float du = moved ? static_cast<float>(request_.gatherOffsets[k][0]) : 0.0f;
       const float dv = moved ? static_cast<float>(request_.gatherOffsets[k][1]) : 0.0f;
-      const int32_t i0 = Floor(u[0] + du - 0.5f), j0 = Floor(u[1] + dv - 0.5f);
+      const int32_t i0 = FloorToTexel(u[0] + du - 0.5f), j0 = FloorToTexel(u[1] + dv - 0.5f);
       const Texel tap = Tap(0, i0 + (moved ? 0 : corner[k][0]), j0 + (moved ? 0 : corner[k][1]), 0, true);
       out.v[k] = request_.compare ? tap.v[0] : Swizzled(image_, tap).v[component & 3];
     }
@@ -311,12 +249,6 @@ class LevelSampler {
   }
 
  private:
-  static int32_t Clamp32(float value) {
-    // Coordinates far outside any image wrap or clamp to the same texels; keep the conversion defined.
-    return static_cast<int32_t>(std::clamp(value, -16777216.0f, 16777216.0f));
-  }
-  static int32_t Floor(float value) { return std::isnan(value) ? 0 : Clamp32(std::floor(value)); }
-
   const ImageDescriptor& image_;
   const SamplerDescriptor& sampler_;
   const SampleRequest& request_;

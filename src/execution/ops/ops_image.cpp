@@ -9,6 +9,7 @@
 
 #include "execution/dispatch_context.h"
 #include "execution/ops/ops.h"
+#include "sampling/quad_sampler.h"
 #include "sampling/sampler.h"
 #include "sampling/texel_access.h"
 
@@ -173,10 +174,15 @@ void ImageSample(const Op& op, SubgroupState& s) {
       for (uint32_t k = 0; k < gradCount; ++k) quadCoord[k][l] = AsFloat(coord[k * w + l]) / q;
     }
   }
+  // The quad path: an implicit-LOD sample of a 2D image with no operand beyond the coordinates (texture(s, uv)
+  // in a fragment shader), the most frequent sample of a draw.
+  const bool quadPath = implicit && !ii.proj && !ii.arrayed && !ii.integerCoordinates && !ii.gather &&
+                        ii.dim == static_cast<uint8_t>(sampling::Dim::k2D) && bias == nullptr && minLod == nullptr &&
+                        offset == nullptr && dref == nullptr && gatherOffsets == nullptr;
   uint32_t lodQuad = UINT32_MAX;
   const sampling::ImageTableEntry* lodImage = nullptr;
   float quadLod = 0.0f;
-  ForEachLane(s.active, [&](uint32_t l) {
+  auto sampleLane = [&](uint32_t l) {
     const sampling::ImageTableEntry* image = Entry(s, images[l]);
     const sampling::ImageTableEntry* sampler = Entry(s, samplers[l]);
     sampling::Texel texel;
@@ -235,7 +241,42 @@ void ImageSample(const Op& op, SubgroupState& s) {
       texel = sampling::Sample(image->image, sampler->sampler, request);
     }
     for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
-  });
+  };
+  if (quadPath) {
+    // Whole quads through the quad sampler when the quad's active lanes sample one view through one sampler that
+    // it accepts; the other quads lane by lane.
+    for (uint32_t q = 0; q < w; q += 4) {
+      const uint32_t quadLanes = static_cast<uint32_t>(s.active >> q) & 0xfu;
+      if (quadLanes == 0) continue;
+      const uint32_t first = q + static_cast<uint32_t>(std::countr_zero(quadLanes));
+      bool same = true;
+      for (uint32_t i = 0; i < 4; ++i)
+        if ((quadLanes >> i & 1) != 0 && (images[q + i] != images[first] || samplers[q + i] != samplers[first]))
+          same = false;
+      const sampling::ImageTableEntry* image = Entry(s, images[first]);
+      const sampling::ImageTableEntry* sampler = Entry(s, samplers[first]);
+      if (!same || image == nullptr || sampler == nullptr ||
+          !sampling::QuadSamplable(image->image, sampler->sampler)) {
+        ForEachLane(uint64_t{quadLanes} << q, sampleLane);
+        continue;
+      }
+      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+      for (uint32_t k = 0; k < gradCount; ++k) {
+        dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
+        dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+      }
+      const float lambda = sampling::LodFromGradients(image->image, sampling::Dim::k2D, dx, dy, gradCount);
+      float texels[4][4];
+      sampling::SampleQuad(image->image, sampler->sampler, lambda, 0, quadLanes, &quadCoord[0][q], &quadCoord[1][q],
+                           texels);
+      for (uint32_t i = 0; i < 4; ++i) {
+        if ((quadLanes >> i & 1) == 0) continue;
+        for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, q + i, kind, std::bit_cast<uint32_t>(texels[c][i]));
+      }
+    }
+  } else {
+    ForEachLane(s.active, sampleLane);
+  }
 }
 
 void ImageQuerySize(const Op& op, SubgroupState& s) {

@@ -1,0 +1,26 @@
+// Sampling a fragment quad's four lanes at once: the implicit-LOD texture() of fragment shaders, by far the most
+// frequent sample a draw takes. The level of detail, the filter choice and the levels are chosen once per quad (one
+// λ from the quad's derivatives, as GPUs compute it), then each lane's taps are addressed directly and decoded
+// without a call per texel. Only for the common case QuadSamplable accepts — a 2D colour view of an uncompressed
+// float (UNORM, SNORM, sRGB, SFLOAT…) format without borders, weighted-average reduction, normalised coordinates,
+// no comparison — the caller takes Sample (sampler.h) for everything else. The formulas are Sample's, step for
+// step, so both paths give the same bits.
+#pragma once
+
+#include <cstdint>
+
+#include "sampling/image_descriptor.h"
+
+namespace crashtest::sampling {
+
+// Whether a sample of `image` through `sampler` (2D, no Dref, no offsets, no explicit LOD operands) may take
+// SampleQuad.
+bool QuadSamplable(const ImageDescriptor& image, const SamplerDescriptor& sampler);
+
+// Samples layer `layer` of `image` at the normalised coordinates (s[i], t[i]) of the quad's lanes i whose bit is
+// set in `lanes`, with λ_base `lambdaBase` (LodFromGradients of the quad's derivatives). out[c][i]: component c of
+// lane i after the view's swizzle; lanes not in `lanes` are left untouched.
+void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, float lambdaBase, int32_t layer,
+                uint32_t lanes, const float s[4], const float t[4], float out[4][4]);
+
+}  // namespace crashtest::sampling
