@@ -171,7 +171,10 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
           std::bit_cast<uint32_t>(static_cast<float>(p.invW.at + p.invW.dx * dx + p.invW.dy * dy));
     }
   }
-  for (uint32_t i = 0; i < 4; ++i) {
+  const bool perLaneBuiltins = frontFacingWord_ != UINT32_MAX || helperWord_ != UINT32_MAX ||
+                               sampleMaskInWord_ != UINT32_MAX || primitiveIdWord_ != UINT32_MAX ||
+                               viewIndexWord_ != UINT32_MAX || samplePositionWord_ != UINT32_MAX;
+  for (uint32_t i = 0; i < 4 && perLaneBuiltins; ++i) {
     const uint32_t lane = used_ + i;
     const bool in = (covered >> i & 1) != 0;
     if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
@@ -199,20 +202,44 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
   if (x0 >= x1 || y0 >= y1) return true;
   planes_.Build(t, varyings_, pointCoordOffset_, x0 & ~int64_t{1}, y0 & ~int64_t{1});
   const int64_t half = int64_t{1} << (t.bits - 1);
+  // The edge functions are affine: E_k(x + 1, y) = E_k(x, y) + A_k 2^bits, likewise in y with B_k, so they are
+  // stepped from quad to quad instead of evaluated per pixel; and when every corner of the rectangle is inside
+  // (after the top-left bias), every pixel centre between them is, and no pixel needs testing.
+  int64_t stepX[3], stepY[3];
+  for (int k = 0; k < 3; ++k) stepX[k] = t.A[k] * (int64_t{1} << t.bits), stepY[k] = t.B[k] * (int64_t{1} << t.bits);
+  auto edgesAt = [&](int64_t x, int64_t y, int64_t e[3]) {
+    const int64_t px = (x << t.bits) + half, py = (y << t.bits) + half;
+    for (int k = 0; k < 3; ++k) e[k] = t.A[k] * px + t.B[k] * py + t.E0[k];
+  };
+  // Likewise, when all four corners are outside one edge, so is the whole rectangle (single-sample: the samples
+  // of multisampling lie off the centres).
+  bool allInside = samples_ == 1;
+  uint32_t outside[3] = {0, 0, 0};  // corners outside edge k
+  for (uint32_t c = 0; c < 4; ++c) {
+    int64_t e[3];
+    edgesAt(c & 1 ? x1 - 1 : x0, c & 2 ? y1 - 1 : y0, e);
+    for (int k = 0; k < 3; ++k) {
+      const bool in = e[k] + t.bias[k] >= 0;
+      allInside = allInside && in;
+      outside[k] += in ? 0 : 1;
+    }
+  }
+  if (samples_ == 1 && (outside[0] == 4 || outside[1] == 4 || outside[2] == 4)) return true;
   for (int64_t qy = y0 & ~int64_t{1}; qy < y1; qy += 2) {
+    int64_t rowE[3];
+    edgesAt(x0 & ~int64_t{1}, qy, rowE);
     for (int64_t qx = x0 & ~int64_t{1}; qx < x1; qx += 2) {
-      // The edge functions at the quad's four pixel centres; a pixel is covered when all three are non-negative
-      // after the top-left bias and it lies inside the tile's part of the triangle's bounds.
-      int64_t e[4][3];
+      // A pixel is covered when its three edge functions are non-negative after the top-left bias and it lies
+      // inside the tile's part of the triangle's bounds.
       uint32_t mask = 0;
       uint32_t coverage[4] = {1, 1, 1, 1};
       for (uint32_t i = 0; i < 4; ++i) {
         const int64_t x = qx + (i & 1), y = qy + (i >> 1);
-        const int64_t px = (x << t.bits) + half, py = (y << t.bits) + half;
         bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
-        for (int k = 0; k < 3; ++k) e[i][k] = t.A[k] * px + t.B[k] * py + t.E0[k];
         if (samples_ == 1) {
-          for (int k = 0; k < 3; ++k) in = in && e[i][k] + t.bias[k] >= 0;
+          if (!allInside)
+            for (int k = 0; k < 3; ++k)
+              in = in && rowE[k] + (i & 1 ? stepX[k] : 0) + (i >> 1 ? stepY[k] : 0) + t.bias[k] >= 0;
         } else if (in) {
           // Multisampling: the edge functions at each sample location; the pixel is covered when any sample is.
           coverage[i] = 0;
@@ -228,6 +255,7 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
         }
         if (in) mask |= 1u << i;
       }
+      for (int k = 0; k < 3; ++k) rowE[k] += 2 * stepX[k];
       if (mask == 0) continue;
       if (used_ == width_ && !Flush(fault, stopped)) return false;
       for (uint32_t i = 0; i < 4; ++i) {

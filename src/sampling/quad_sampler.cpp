@@ -40,6 +40,62 @@ Float4 Nearest(const LevelAccess& a, const SamplerDescriptor& sampler, const Dec
                               static_cast<uint64_t>(static_cast<uint32_t>(x)) * a.texelStride));
 }
 
+// Bilinear2D (bilinear_2d.h) for the four lanes of a full quad at once: the floors, weights and wrapped texel
+// coordinates computed four-wide, with the same float operations in the same order, so the bits are Bilinear2D's.
+// False (nothing written) when a coordinate is NaN or beyond 2^24 texels, or an axis wraps other than REPEAT on a
+// power-of-two extent or CLAMP_TO_EDGE: the caller then takes Bilinear2D lane by lane.
+using Int4 = int32_t __attribute__((vector_size(16)));
+
+inline bool WrapFour(Int4 i, int32_t size, VkSamplerAddressMode mode, Int4* first, Int4* second) {
+  if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && (size & (size - 1)) == 0) {
+    *first = i & (size - 1);
+    *second = (i + 1) & (size - 1);
+    return true;
+  }
+  if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE) {
+    auto clamp = [&](Int4 v) {
+      v = v < 0 ? Int4{0, 0, 0, 0} : v;
+      return v > size - 1 ? Int4{size - 1, size - 1, size - 1, size - 1} : v;
+    };
+    *first = clamp(i);
+    *second = clamp(i + 1);
+    return true;
+  }
+  return false;
+}
+
+template <typename Decode>
+bool BilinearFour(const LevelAccess& a, const SamplerDescriptor& sampler, const Decode& decode, Float4 u, Float4 v,
+                  Float4 out[4]) {
+  const Float4 sx = u - 0.5f, sy = v - 0.5f;
+  const float limit = 16777216.0f;
+  const Int4 inRange = (sx < limit) & (sx > -limit) & (sy < limit) & (sy > -limit);  // false for NaN
+  if ((inRange[0] & inRange[1] & inRange[2] & inRange[3]) == 0) return false;
+  // FastFloor: truncate, then one less where truncation rounded up (exact below 2^24).
+  Int4 ix = __builtin_convertvector(sx, Int4), iy = __builtin_convertvector(sy, Int4);
+  ix += __builtin_convertvector(ix, Float4) > sx;  // comparisons give -1 where true
+  iy += __builtin_convertvector(iy, Float4) > sy;
+  const Float4 ax = sx - __builtin_convertvector(ix, Float4), ay = sy - __builtin_convertvector(iy, Float4);
+  Int4 x0, x1, y0, y1;
+  if (!WrapFour(ix, a.width, sampler.address[0], &x0, &x1) || !WrapFour(iy, a.height, sampler.address[1], &y0, &y1))
+    return false;
+  const Float4 wy0 = 1.0f - ay, wx0 = 1.0f - ax;
+  const Float4 w00 = wx0 * wy0, w10 = ax * wy0, w01 = wx0 * ay, w11 = ax * ay;
+  for (int l = 0; l < 4; ++l) {
+    const std::byte* row0 = a.base + static_cast<uint64_t>(static_cast<uint32_t>(y0[l])) * a.rowPitch;
+    const std::byte* row1 = a.base + static_cast<uint64_t>(static_cast<uint32_t>(y1[l])) * a.rowPitch;
+    const uint64_t left = static_cast<uint64_t>(static_cast<uint32_t>(x0[l])) * a.texelStride;
+    const uint64_t right = static_cast<uint64_t>(static_cast<uint32_t>(x1[l])) * a.texelStride;
+    Float4 sum{0, 0, 0, 0};
+    sum += w00[l] * decode(row0 + left);
+    sum += w10[l] * decode(row0 + right);
+    sum += w01[l] * decode(row1 + left);
+    sum += w11[l] * decode(row1 + right);
+    out[l] = decode.Finish(sum);
+  }
+  return true;
+}
+
 template <typename Decode>
 void FilterLanes(const ImageDescriptor& image, const SamplerDescriptor& sampler, const Decode& decode, uint32_t level,
                  int32_t layer, VkFilter filter, uint32_t lanes, const float s[4], const float t[4], Float4 out[4]) {
@@ -47,6 +103,10 @@ void FilterLanes(const ImageDescriptor& image, const SamplerDescriptor& sampler,
   const LevelAccess a = AccessLevel(image, level, layer);
   const auto width = static_cast<float>(image.level[level].width);
   const auto height = static_cast<float>(image.level[level].height);
+  if (filter == VK_FILTER_LINEAR && lanes == 0xf &&
+      BilinearFour(a, sampler, decode, Float4{s[0], s[1], s[2], s[3]} * width, Float4{t[0], t[1], t[2], t[3]} * height,
+                   out))
+    return;
   for (uint32_t i = 0; i < 4; ++i) {
     if ((lanes >> i & 1) == 0) continue;
     out[i] = filter == VK_FILTER_NEAREST ? Nearest(a, sampler, decode, s[i] * width, t[i] * height)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "execution/dispatch_context.h"
 #include "execution/ops/ops.h"
@@ -169,9 +170,13 @@ void ImageSample(const Op& op, SubgroupState& s) {
   float quadCoord[3][kMaxSubgroupWidth];
   const bool implicit = ii.implicitLod && lod == nullptr && gradX == nullptr && (w & 3) == 0;
   if (implicit) {
-    for (uint32_t l = 0; l < w; ++l) {
-      const float q = ii.proj ? AsFloat(coord[(ii.coordinateCount - 1) * w + l]) : 1.0f;
-      for (uint32_t k = 0; k < gradCount; ++k) quadCoord[k][l] = AsFloat(coord[k * w + l]) / q;
+    if (ii.proj) {
+      for (uint32_t l = 0; l < w; ++l) {
+        const float q = AsFloat(coord[(ii.coordinateCount - 1) * w + l]);
+        for (uint32_t k = 0; k < gradCount; ++k) quadCoord[k][l] = AsFloat(coord[k * w + l]) / q;
+      }
+    } else {
+      for (uint32_t k = 0; k < gradCount; ++k) std::memcpy(quadCoord[k], coord + k * w, w * sizeof(float));
     }
   }
   // The quad path: an implicit-LOD sample of a 2D image with no operand beyond the coordinates (texture(s, uv)
@@ -269,9 +274,14 @@ void ImageSample(const Op& op, SubgroupState& s) {
       float texels[4][4];
       sampling::SampleQuad(image->image, sampler->sampler, lambda, 0, quadLanes, &quadCoord[0][q], &quadCoord[1][q],
                            texels);
+      if (quadLanes == 0xf && kind == Scalar::F32) {
+        for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c) std::memcpy(d + c * w + q, texels[c], sizeof texels[c]);
+        continue;
+      }
       for (uint32_t i = 0; i < 4; ++i) {
         if ((quadLanes >> i & 1) == 0) continue;
-        for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, q + i, kind, std::bit_cast<uint32_t>(texels[c][i]));
+        for (uint32_t c = 0; c < ii.valueCount; ++c)
+          WriteWord(d, w, c, q + i, kind, std::bit_cast<uint32_t>(texels[c][i]));
       }
     }
   } else {
