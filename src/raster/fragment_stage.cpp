@@ -225,25 +225,33 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
     }
   }
   if (samples_ == 1 && (outside[0] == 4 || outside[1] == 4 || outside[2] == 4)) return true;
+  // Single-sample: E_k + bias at pixel i of a quad is the quad's E_k plus a fixed offset; the sign bits of the twelve
+  // sums give the uncovered pixels without a branch.
+  int64_t offset[3][4];
+  for (int k = 0; k < 3; ++k)
+    for (uint32_t i = 0; i < 4; ++i) offset[k][i] = (i & 1 ? stepX[k] : 0) + (i >> 1 ? stepY[k] : 0) + t.bias[k];
   for (int64_t qy = y0 & ~int64_t{1}; qy < y1; qy += 2) {
     int64_t rowE[3];
     edgesAt(x0 & ~int64_t{1}, qy, rowE);
+    // The quad pixels inside the tile's part of the triangle's bounds: rows here, columns per quad.
+    const uint32_t rows = (qy >= y0 && qy < y1 ? 0x3u : 0u) | (qy + 1 >= y0 && qy + 1 < y1 ? 0xcu : 0u);
     for (int64_t qx = x0 & ~int64_t{1}; qx < x1; qx += 2) {
-      // A pixel is covered when its three edge functions are non-negative after the top-left bias and it lies
-      // inside the tile's part of the triangle's bounds.
-      uint32_t mask = 0;
+      const uint32_t columns = (qx >= x0 && qx < x1 ? 0x5u : 0u) | (qx + 1 >= x0 && qx + 1 < x1 ? 0xau : 0u);
+      uint32_t mask = rows & columns;
       uint32_t coverage[4] = {1, 1, 1, 1};
-      for (uint32_t i = 0; i < 4; ++i) {
-        const int64_t x = qx + (i & 1), y = qy + (i >> 1);
-        bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
-        if (samples_ == 1) {
-          if (!allInside)
-            for (int k = 0; k < 3; ++k)
-              in = in && rowE[k] + (i & 1 ? stepX[k] : 0) + (i >> 1 ? stepY[k] : 0) + t.bias[k] >= 0;
-        } else if (in) {
+      if (samples_ == 1) {
+        if (!allInside) {
+          uint64_t outside = 0;
+          for (int k = 0; k < 3; ++k)
+            for (uint32_t i = 0; i < 4; ++i) outside |= (static_cast<uint64_t>(rowE[k] + offset[k][i]) >> 63) << i;
+          mask &= ~static_cast<uint32_t>(outside);
+        }
+      } else {
+        for (uint32_t i = 0; i < 4; ++i) {
+          if ((mask >> i & 1) == 0) continue;
           // Multisampling: the edge functions at each sample location; the pixel is covered when any sample is.
           coverage[i] = 0;
-          const int64_t sx = x << t.bits, sy = y << t.bits;
+          const int64_t sx = (qx + (i & 1)) << t.bits, sy = (qy + (i >> 1)) << t.bits;
           for (uint32_t s = 0; s < samples_; ++s) {
             bool sampleIn = true;
             for (int k = 0; k < 3; ++k)
@@ -251,18 +259,21 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
                                          t.E0[k] + t.bias[k] >= 0;
             if (sampleIn) coverage[i] |= 1u << s;
           }
-          in = coverage[i] != 0;
+          if (coverage[i] == 0) mask &= ~(1u << i);
         }
-        if (in) mask |= 1u << i;
       }
       for (int k = 0; k < 3; ++k) rowE[k] += 2 * stepX[k];
       if (mask == 0) continue;
       if (used_ == width_ && !Flush(fault, stopped)) return false;
-      for (uint32_t i = 0; i < 4; ++i) {
-        const bool covered = (mask >> i) & 1;
-        Lane& lane = lanes_[used_ + i];
-        lane.coverage = covered ? coverage[i] : 0;
-        if (samples_ > 1 && covered) {
+      if (samples_ == 1) {
+        for (uint32_t i = 0; i < 4; ++i) lanes_[used_ + i].coverage = mask >> i & 1;
+        covered_ |= uint64_t{mask} << used_;
+      } else {
+        for (uint32_t i = 0; i < 4; ++i) {
+          const bool covered = (mask >> i) & 1;
+          Lane& lane = lanes_[used_ + i];
+          lane.coverage = covered ? coverage[i] : 0;
+          if (!covered) continue;
           // Depth is evaluated at each covered sample ("the depth value ... at the sample location", 28.3).
           const int64_t sx = (qx + (i & 1)) << t.bits, sy = (qy + (i >> 1)) << t.bits;
           for (uint32_t s = 0; s < samples_; ++s) {
@@ -273,8 +284,8 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
                                        t.E0[k]) * t.invC * t.z[k];
             lane.sampleZ[s] = static_cast<float>(z) + t.depthOffset;
           }
+          covered_ |= uint64_t{1} << (used_ + i);
         }
-        if (covered) covered_ |= uint64_t{1} << (used_ + i);
       }
       WriteQuad(t, qx, qy, mask);
       used_ += 4;

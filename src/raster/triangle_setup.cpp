@@ -32,6 +32,14 @@ float DepthOffset(const DrawState& state, const TriangleSetup& t, double scale) 
   return static_cast<float>(o);
 }
 
+// std::llround without the library call: a float times a power of two has at most 24 significant bits, so adding
+// one half is exact in double and truncation then rounds half away from zero, as llround does. Values beyond the
+// int64 range (already rejected as non-finite positions or far off-screen) saturate.
+int64_t RoundHalfAway(double v) {
+  if (!(std::fabs(v) < 9.0e18)) return std::llround(std::clamp(v, -9.0e18, 9.0e18));
+  return static_cast<int64_t>(v < 0 ? v - 0.5 : v + 0.5);
+}
+
 }  // namespace
 
 bool FacesFront(const DrawState& state, double area) {
@@ -61,8 +69,8 @@ bool SetUpTriangle(const DrawState& state, const float* a, const float* b, const
     const float yf = vp.height * 0.5f * (p[1] * invW) + (vp.y + vp.height * 0.5f);
     const float zf = (vp.maxDepth - vp.minDepth) * (p[2] * invW) + vp.minDepth;
     if (!std::isfinite(xf) || !std::isfinite(yf)) return false;
-    t.X[k] = std::llround(static_cast<double>(xf) * scale);
-    t.Y[k] = std::llround(static_cast<double>(yf) * scale);
+    t.X[k] = RoundHalfAway(static_cast<double>(xf) * scale);
+    t.Y[k] = RoundHalfAway(static_cast<double>(yf) * scale);
     t.invW[k] = invW;
     t.z[k] = zf;
     t.data[k] = p;

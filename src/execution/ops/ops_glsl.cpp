@@ -174,6 +174,30 @@ void GeometricOp(const Op& op, SubgroupState& s) {
     for (uint32_t c = 0; c < n; ++c) sum += Get<K>(x, w, c, l) * Get<K>(y, w, c, l);
     return sum;
   };
+  if constexpr (K == Scalar::F32) {
+    if (op.n == Length || op.n == Normalize) {
+      // Every lane at once, inactive ones blended away afterwards: loops the compiler vectorises (square roots
+      // included), where a lane-by-lane switch was most of a lit fragment shader's time. Same operations, same
+      // order, so the same bits.
+      float scale[kMaxSubgroupWidth];
+      for (uint32_t l = 0; l < w; ++l) scale[l] = 0.0f;
+      for (uint32_t c = 0; c < n; ++c)
+        for (uint32_t l = 0; l < w; ++l) {
+          const float v = std::bit_cast<float>(a[c * w + l]);
+          scale[l] += v * v;
+        }
+      if (op.n == Length) {
+        for (uint32_t l = 0; l < w; ++l) d[l] = Blend(s.laneMask[l], std::bit_cast<uint32_t>(std::sqrt(scale[l])), d[l]);
+        return;
+      }
+      for (uint32_t l = 0; l < w; ++l) scale[l] = 1.0f / std::sqrt(scale[l]);
+      for (uint32_t c = 0; c < n; ++c)
+        for (uint32_t l = 0; l < w; ++l)
+          d[c * w + l] = Blend(s.laneMask[l], std::bit_cast<uint32_t>(std::bit_cast<float>(a[c * w + l]) * scale[l]),
+                               d[c * w + l]);
+      return;
+    }
+  }
   ForEachLane(s.active, [&](uint32_t l) {
     switch (op.n) {
       case Length:
