@@ -6,7 +6,8 @@
 // Storage: an anonymous private mapping, so it is zero-filled ("the contents of the allocation are undefined" in
 // the spec; zero is the deterministic choice), page-aligned (beyond minMemoryMapAlignment) and committed lazily by
 // the host kernel, as a GPU heap of 16 GiB would be. The storage is not host memory in Vulkan's sense, so it does
-// not go through VkAllocationCallbacks; the DeviceMemory object itself does.
+// not go through VkAllocationCallbacks; the DeviceMemory object itself does. The X11 swapchain relies on this shape
+// (whole pages at data(), unmapped by the destructor): wsi/x11_shm.h maps a shared-memory segment over them.
 #pragma once
 
 #include <vulkan/vulkan.h>

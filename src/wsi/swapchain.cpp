@@ -1,6 +1,9 @@
 #include "wsi/swapchain.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <string>
 #include <thread>
 
 #include "common/allocation.h"
@@ -30,6 +33,10 @@ std::chrono::nanoseconds RefreshPeriod(const Device& device) {
 }
 
 bool IsBgra(VkFormat format) { return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB; }
+
+bool IsX11(const wsi::SurfaceInfo& surface) {
+  return surface.kind == wsi::SurfaceKind::Xcb || surface.kind == wsi::SurfaceKind::Xlib;
+}
 
 // A memory type for the images: device-local first, as a real driver places swapchain images.
 uint32_t ImageMemoryType(const Device& device, uint32_t allowed) {
@@ -61,6 +68,7 @@ VkResult Swapchain::Create(Device& device, const VkSwapchainCreateInfoKHR& info,
     Destroy(device, swapchain, allocator);
     return result;
   }
+  if (IsX11(swapchain->surface_)) swapchain->ChoosePresentPath();
   CT_DEBUG("vkCreateSwapchainKHR: swapchain %llu, %u images of %ux%u on a %s surface",
            static_cast<unsigned long long>(swapchain->header.id), swapchain->imageCount_, info.imageExtent.width,
            info.imageExtent.height, wsi::SurfaceKindName(swapchain->surface_.kind));
@@ -130,6 +138,27 @@ VkResult Swapchain::CreateImages(const VkSwapchainCreateInfoKHR& info, const VkA
   return VK_SUCCESS;
 }
 
+void Swapchain::ChoosePresentPath() {
+  std::string why;
+  if (!IsBgra(format_)) {
+    why = "its R8G8B8A8 images are converted to the window's B,G,R order";
+  } else {
+    // DeviceMemory storage is whole pages (memory/device_memory.h), all of which become the segment.
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    std::vector<wsi::X11ShmPresenter::Storage> storages;
+    for (const DeviceMemory* memory : memories_)
+      storages.push_back({memory->data(), (static_cast<size_t>(memory->size()) + page - 1) / page * page});
+    shm_ = wsi::X11ShmPresenter::Create(surface_, storages, &why);
+  }
+  if (shm_)
+    CT_DEBUG("vkCreateSwapchainKHR: swapchain %llu presents to X11 window 0x%x with MIT-SHM (xcb_shm_put_image from "
+             "the images' own memory)",
+             static_cast<unsigned long long>(header.id), surface_.window);
+  else
+    CT_DEBUG("vkCreateSwapchainKHR: swapchain %llu presents to X11 window 0x%x with xcb_put_image (no MIT-SHM: %s)",
+             static_cast<unsigned long long>(header.id), surface_.window, why.c_str());
+}
+
 void Swapchain::DestroyImages(const VkAllocationCallbacks* allocator) {
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device_.allocator());
   for (Image* image : images_) DeleteObject(callbacks, image);
@@ -154,8 +183,11 @@ VkResult Swapchain::BindToImage(Image& image, uint32_t index) const {
 
 VkResult Swapchain::CheckSurface(const char* command) {
   if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
-  if (surface_.kind != wsi::SurfaceKind::Xcb && surface_.kind != wsi::SurfaceKind::Xlib) return VK_SUCCESS;
-  auto geometry = wsi::X11WindowGeometry(surface_);
+  if (!IsX11(surface_)) return VK_SUCCESS;
+  return NoteWindow(command, wsi::X11WindowGeometry(surface_));
+}
+
+VkResult Swapchain::NoteWindow(const char* command, const std::optional<wsi::X11Geometry>& geometry) {
   if (!geometry) {
     surfaceLost_ = true;
     return ReportError(VK_ERROR_SURFACE_LOST_KHR, "%s: X11 window 0x%x of swapchain %llu is gone", command,
@@ -256,14 +288,7 @@ VkResult Swapchain::Present(uint32_t index) {
   if (capture_->Wants(presentCount_))
     capture_->OnPresent(
         wsi::ToRgbFrame(presentCount_, pixels, extent_.width, extent_.height, layout.rowPitch, IsBgra(format_)));
-  VkResult result = CheckSurface("vkQueuePresentKHR");
-  if (result == VK_SUCCESS && (surface_.kind == wsi::SurfaceKind::Xcb || surface_.kind == wsi::SurfaceKind::Xlib)) {
-    if (!wsi::X11PutImage(surface_, window_, pixels, extent_.width, extent_.height, layout.rowPitch,
-                          IsBgra(format_))) {
-      surfaceLost_ = true;
-      result = ReportError(VK_ERROR_SURFACE_LOST_KHR, "vkQueuePresentKHR: X11 window 0x%x is gone", surface_.window);
-    }
-  }
+  const VkResult result = IsX11(surface_) ? PresentToX11(index, pixels, layout) : CheckSurface("vkQueuePresentKHR");
   // The image goes back to the presentation engine whatever the outcome ("the image is ... released" even when
   // an error is returned, as long as the queue operation happened).
   timeline_->Present(index, Clock::now());
@@ -271,6 +296,28 @@ VkResult Swapchain::Present(uint32_t index) {
   // "VK_SUBOPTIMAL_KHR: A swapchain no longer matches the surface properties exactly, but can still be used to
   // present to the surface successfully": the frame was shown (cropped); the next acquire says OUT_OF_DATE.
   return outOfDate_ ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
+}
+
+VkResult Swapchain::PresentToX11(uint32_t index, const std::byte* pixels, const VkSubresourceLayout& layout) {
+  if (surfaceLost_) return VK_ERROR_SURFACE_LOST_KHR;
+  if (shm_) {
+    // The put first, then the geometry: its reply says both that the server has read the image and whether the
+    // window still has the swapchain's size (the server clipped the frame to the window in any case).
+    const wsi::X11ShmPresenter::Outcome outcome =
+        shm_->Present(index, static_cast<size_t>(layout.offset), static_cast<size_t>(layout.rowPitch),
+                      extent_.width, extent_.height);
+    if (!outcome.putFailed) return NoteWindow("vkQueuePresentKHR", outcome.window);
+    CT_WARN("vkQueuePresentKHR: swapchain %llu presents with xcb_put_image from now on",
+            static_cast<unsigned long long>(header.id));
+    shm_.reset();
+  }
+  if (VkResult result = CheckSurface("vkQueuePresentKHR"); result != VK_SUCCESS) return result;
+  if (!wsi::X11PutImage(surface_, window_, pixels, extent_.width, extent_.height, static_cast<size_t>(layout.rowPitch),
+                        IsBgra(format_))) {
+    surfaceLost_ = true;
+    return ReportError(VK_ERROR_SURFACE_LOST_KHR, "vkQueuePresentKHR: X11 window 0x%x is gone", surface_.window);
+  }
+  return VK_SUCCESS;
 }
 
 void Swapchain::OnDeviceLost() { capture_->FlushOnLoss(); }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/handle.h"
@@ -18,6 +19,7 @@
 #include "wsi/frame_capture.h"
 #include "wsi/present_timeline.h"
 #include "wsi/surface.h"
+#include "wsi/x11_shm.h"
 #include "wsi/x11_window.h"
 
 namespace crashtest {
@@ -67,9 +69,16 @@ class Swapchain : public Object {
  private:
   VkResult CreateImages(const VkSwapchainCreateInfoKHR& info, const VkAllocationCallbacks* allocator);
   void DestroyImages(const VkAllocationCallbacks* allocator);
+  // X11 surfaces: chooses how frames reach the window — MIT-SHM from the images' own memory when the server takes
+  // it, else xcb_put_image (wsi/x11_shm.h) — and logs the choice.
+  void ChoosePresentPath();
   // Whether the surface still matches the swapchain: an X11 window of another size makes it out of date. Keeps
   // the window's geometry for the put-image that follows (one round trip per present).
   VkResult CheckSurface(const char* command);
+  // CheckSurface's verdict on the window's geometry as just queried (nullopt: the window is gone).
+  VkResult NoteWindow(const char* command, const std::optional<wsi::X11Geometry>& geometry);
+  // Draws image `index` on the X11 window and checks the window (one round trip).
+  VkResult PresentToX11(uint32_t index, const std::byte* pixels, const VkSubresourceLayout& layout);
   // The result of a planned present/acquire fault (FaultEngine::OnSwapchain), made lasting.
   VkResult OnPlannedFault(VkResult result);
 
@@ -83,6 +92,7 @@ class Swapchain : public Object {
   std::vector<DeviceMemory*> memories_;
   std::unique_ptr<wsi::PresentTimeline> timeline_;
   std::unique_ptr<wsi::FrameCapture> capture_;
+  std::unique_ptr<wsi::X11ShmPresenter> shm_;  // the MIT-SHM path; null: xcb_put_image (or not X11)
   uint64_t presentCount_ = 0;
   uint64_t acquireCount_ = 0;
   bool retired_ = false;

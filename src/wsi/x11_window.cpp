@@ -15,12 +15,6 @@ namespace crashtest::wsi {
 #ifdef CRASHTEST_HAVE_X11
 namespace {
 
-xcb_connection_t* ConnectionOf(const SurfaceInfo& surface) {
-  if (surface.kind == SurfaceKind::Xcb) return surface.connection;
-  if (surface.kind == SurfaceKind::Xlib && surface.display != nullptr) return XGetXCBConnection(surface.display);
-  return nullptr;
-}
-
 std::optional<X11Geometry> QueryGeometry(xcb_connection_t* c, xcb_window_t window) {
   if (c == nullptr || xcb_connection_has_error(c)) return std::nullopt;
   xcb_generic_error_t* error = nullptr;
@@ -40,8 +34,14 @@ xcb_connection_t* XcbConnectionOf(Display* display) {
   return display != nullptr ? XGetXCBConnection(display) : nullptr;
 }
 
+xcb_connection_t* X11ConnectionOf(const SurfaceInfo& surface) {
+  if (surface.kind == SurfaceKind::Xcb) return surface.connection;
+  if (surface.kind == SurfaceKind::Xlib && surface.display != nullptr) return XGetXCBConnection(surface.display);
+  return nullptr;
+}
+
 std::optional<X11Geometry> X11WindowGeometry(const SurfaceInfo& surface) {
-  return QueryGeometry(ConnectionOf(surface), surface.window);
+  return QueryGeometry(X11ConnectionOf(surface), surface.window);
 }
 
 bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual) {
@@ -60,7 +60,7 @@ bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual) {
 
 bool X11PutImage(const SurfaceInfo& surface, const X11Geometry& window, const std::byte* pixels, uint32_t width,
                  uint32_t height, size_t rowPitch, bool bgra) {
-  xcb_connection_t* c = ConnectionOf(surface);
+  xcb_connection_t* c = X11ConnectionOf(surface);
   if (c == nullptr || xcb_connection_has_error(c)) return false;
   // Only what fits in the window is drawn; a window of another depth cannot take a ZPixmap of 32-bit texels.
   const uint32_t w = std::min<uint32_t>(width, window.extent.width);
@@ -112,6 +112,7 @@ bool X11PutImage(const SurfaceInfo& surface, const X11Geometry& window, const st
 
 bool X11Supported() { return false; }
 xcb_connection_t* XcbConnectionOf(Display*) { return nullptr; }
+xcb_connection_t* X11ConnectionOf(const SurfaceInfo&) { return nullptr; }
 std::optional<X11Geometry> X11WindowGeometry(const SurfaceInfo&) { return std::nullopt; }
 bool X11VisualSupported(xcb_connection_t*, xcb_visualid_t) { return false; }
 bool X11PutImage(const SurfaceInfo&, const X11Geometry&, const std::byte*, uint32_t, uint32_t, size_t, bool) {

@@ -35,6 +35,9 @@ bool X11VisualSupported(xcb_connection_t* connection, xcb_visualid_t visual);
 
 // The XCB connection under an Xlib Display (nullptr without X11 support).
 xcb_connection_t* XcbConnectionOf(Display* display);
+// The XCB connection an X11 surface presents through (an Xlib surface's Display gives its own); nullptr for other
+// surfaces or without X11 support.
+xcb_connection_t* X11ConnectionOf(const SurfaceInfo& surface);
 
 // Draws a frame into the window at (0, 0), cropped to `window` (the geometry the caller just queried, so a present
 // costs one round trip). `pixels` are rows of 4-byte texels, B,G,R,X in memory order when `bgra` (sent as they are

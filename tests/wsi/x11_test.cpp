@@ -1,6 +1,8 @@
 // X11 presentation through the real loader, on the X server named by DISPLAY (xvfb-run in the test suite:
-// run_x11.py): an xcb window shows the cleared image, a resize makes the swapchain suboptimal then out of date and
-// recreation works, and an Xlib surface reports its window's size. Without a display every test is skipped.
+// run_x11.py): an xcb window shows the cleared image — through MIT-SHM (Xvfb has it), through xcb_put_image with
+// CRASHTEST_X11_SHM=0 and for R8G8B8A8 images — the MIT-SHM segments last as long as the swapchain, a resize makes
+// the swapchain suboptimal then out of date and recreation works, and an Xlib surface reports its window's size.
+// Without a display every test is skipped.
 // gtest and vulkan_core.h first: Xlib's macros (None, Bool, ...) break gtest's headers.
 #include "../icd/vk_test_env.h"
 
@@ -9,11 +11,43 @@
 #include <vulkan/vulkan_xcb.h>
 #include <vulkan/vulkan_xlib.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
 
 namespace crashtest::test {
 namespace {
+
+// The SysV shared-memory segments this process created that still exist (/proc/sysvipc/shm, column cpid).
+int LiveSegmentsOfThisProcess() {
+  std::ifstream table("/proc/sysvipc/shm");
+  std::string line;
+  std::getline(table, line);  // the header
+  int count = 0;
+  while (std::getline(table, line)) {
+    std::istringstream fields(line);
+    long key = 0, id = 0, size = 0, creator = 0;
+    std::string perms;
+    if (fields >> key >> id >> perms >> size >> creator && creator == static_cast<long>(getpid())) ++count;
+  }
+  return count;
+}
+
+// Sets an environment variable for one scope (the driver reads CRASHTEST_X11_SHM at vkCreateSwapchainKHR).
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnvironment() { unsetenv(name_); }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  const char* name_;
+};
 
 class X11Window : public ::testing::Test {
  protected:
@@ -57,11 +91,12 @@ class X11Window : public ::testing::Test {
     if (connection_ != nullptr) xcb_disconnect(connection_);
   }
 
-  VkSwapchainKHR CreateSwapchain(VkExtent2D extent, VkSwapchainKHR old = VK_NULL_HANDLE) {
+  VkSwapchainKHR CreateSwapchain(VkExtent2D extent, VkSwapchainKHR old = VK_NULL_HANDLE,
+                                 VkFormat format = VK_FORMAT_B8G8R8A8_UNORM) {
     VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     info.surface = surface_;
     info.minImageCount = 2;
-    info.imageFormat = VK_FORMAT_B8G8R8A8_UNORM;
+    info.imageFormat = format;
     info.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
@@ -104,6 +139,22 @@ class X11Window : public ::testing::Test {
     return result;
   }
 
+  // Destroys `swapchain` (created by CreateSwapchain) and waits until the server has handled every request sent.
+  void DestroySwapchain(VkSwapchainKHR swapchain) {
+    vkDeviceWaitIdle(device_);
+    vkDestroySwapchainKHR(device_, swapchain, nullptr);
+    std::erase(swapchains_, swapchain);
+    std::free(xcb_get_input_focus_reply(connection_, xcb_get_input_focus(connection_), nullptr));
+  }
+
+  bool ServerHasMitShm() {
+    xcb_query_extension_reply_t* reply = xcb_query_extension_reply(
+        connection_, xcb_query_extension(connection_, 7, "MIT-SHM"), nullptr);
+    const bool present = reply != nullptr && reply->present;
+    std::free(reply);
+    return present;
+  }
+
   // The window's pixel at (x, y) as 0xRRGGBB.
   uint32_t Pixel(int16_t x, int16_t y) {
     xcb_get_image_reply_t* reply = xcb_get_image_reply(
@@ -139,6 +190,49 @@ TEST_F(X11Window, SurfaceHasTheWindowSizeAndTheVisualIsSupported) {
 
 TEST_F(X11Window, PresentShowsTheImage) {
   VkSwapchainKHR swapchain = CreateSwapchain({64, 48});
+  ASSERT_EQ(ClearAndPresent(swapchain, {{1.0f, 128 / 255.0f, 0.0f, 1.0f}}), VK_SUCCESS);
+  EXPECT_EQ(Pixel(0, 0), 0xFF8000u);
+  EXPECT_EQ(Pixel(63, 47), 0xFF8000u);
+}
+
+// Xvfb has MIT-SHM: the swapchain's images are attached segments (one per image) while it lives, frames after the
+// first show too (the images go round), and destroying the swapchain leaves no segment behind.
+TEST_F(X11Window, MitShmSegmentsLiveAsLongAsTheSwapchain) {
+  if (!ServerHasMitShm()) GTEST_SKIP() << "the X server has no MIT-SHM extension";
+  ASSERT_EQ(LiveSegmentsOfThisProcess(), 0);
+  VkSwapchainKHR swapchain = CreateSwapchain({64, 48});
+  uint32_t count = 0;
+  ASSERT_EQ(vkGetSwapchainImagesKHR(device_, swapchain, &count, nullptr), VK_SUCCESS);
+  EXPECT_EQ(LiveSegmentsOfThisProcess(), static_cast<int>(count));
+  const VkClearColorValue colors[] = {{{1.0f, 0.0f, 0.0f, 1.0f}}, {{0.0f, 1.0f, 0.0f, 1.0f}},
+                                      {{0.0f, 0.0f, 1.0f, 1.0f}}, {{1.0f, 1.0f, 1.0f, 1.0f}}};
+  const uint32_t expected[] = {0xFF0000u, 0x00FF00u, 0x0000FFu, 0xFFFFFFu};
+  for (int frame = 0; frame < 4; ++frame) {
+    ASSERT_EQ(ClearAndPresent(swapchain, colors[frame]), VK_SUCCESS);
+    EXPECT_EQ(Pixel(10, 10), expected[frame]) << "frame " << frame;
+    EXPECT_EQ(Pixel(63, 47), expected[frame]) << "frame " << frame;
+  }
+  DestroySwapchain(swapchain);
+  EXPECT_EQ(LiveSegmentsOfThisProcess(), 0);
+}
+
+// CRASHTEST_X11_SHM=0: every frame goes through xcb_put_image, which shows it just as well, and no segment is made.
+TEST_F(X11Window, WithoutMitShmThePutImagePathPresents) {
+  ScopedEnvironment noShm("CRASHTEST_X11_SHM", "0");
+  VkSwapchainKHR swapchain = CreateSwapchain({64, 48});
+  EXPECT_EQ(LiveSegmentsOfThisProcess(), 0);
+  ASSERT_EQ(ClearAndPresent(swapchain, {{0.0f, 128 / 255.0f, 1.0f, 1.0f}}), VK_SUCCESS);
+  EXPECT_EQ(Pixel(0, 0), 0x0080FFu);
+  EXPECT_EQ(Pixel(63, 47), 0x0080FFu);
+  ASSERT_EQ(ClearAndPresent(swapchain, {{1.0f, 1.0f, 0.0f, 1.0f}}), VK_SUCCESS);
+  EXPECT_EQ(Pixel(32, 24), 0xFFFF00u);
+  DestroySwapchain(swapchain);
+  EXPECT_EQ(LiveSegmentsOfThisProcess(), 0);
+}
+
+// R8G8B8A8 images are converted to the window's B,G,R order (the put-image path): red stays red.
+TEST_F(X11Window, RgbaImagesShowTheirColours) {
+  VkSwapchainKHR swapchain = CreateSwapchain({64, 48}, VK_NULL_HANDLE, VK_FORMAT_R8G8B8A8_UNORM);
   ASSERT_EQ(ClearAndPresent(swapchain, {{1.0f, 128 / 255.0f, 0.0f, 1.0f}}), VK_SUCCESS);
   EXPECT_EQ(Pixel(0, 0), 0xFF8000u);
   EXPECT_EQ(Pixel(63, 47), 0xFF8000u);
