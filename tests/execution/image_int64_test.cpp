@@ -141,7 +141,7 @@ TEST_F(ImageInt64, LoadsStoresAndAtomicsMatchAScalarReference) {
   for (uint32_t i = 0; i < kTexels; ++i) {
     const uint64_t u = i;
     wantCounters[i] = counters[i] * 3 + u + 0x100000000ull;
-    wantSigned[i] = static_cast<uint64_t>(-static_cast<int64_t>(signed64[i]) * 2 - static_cast<int64_t>(i));
+    wantSigned[i] = (uint64_t{0} - signed64[i]) * 2 - u;  // -s * 2 - i, wrapping as the shader's arithmetic does
     wantTexels[i] = texels[i] ^ 0xffffffff00000001ull;
     wantAtomics[0] += (u << 32) | 1;
     wantAtomics[1] = std::max<uint64_t>(wantAtomics[1], u * 0x100000001ull);
