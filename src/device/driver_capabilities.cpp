@@ -46,6 +46,10 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_16BIT_STORAGE),
     CT_EXTENSION(VK_KHR_8BIT_STORAGE),
     CT_EXTENSION(VK_KHR_SHADER_ATOMIC_INT64),
+    // 64-bit integer texels (Int64ImageEXT) read, written and used atomically in R64_UINT / R64_SINT storage images
+    // and texel buffers (ops_image.cpp's wide reads and writes, tests/execution/image_int64_test.cpp). Offered on
+    // devices whose profile lists it; no sparse residency, so sparseImageInt64Atomics stays off.
+    CT_EXTENSION(VK_EXT_SHADER_IMAGE_ATOMIC_INT64),
     CT_EXTENSION(VK_KHR_SHADER_FLOAT16_INT8),
     CT_EXTENSION(VK_KHR_SHADER_INTEGER_DOT_PRODUCT),
     CT_EXTENSION(VK_KHR_STORAGE_BUFFER_STORAGE_CLASS),
@@ -77,6 +81,22 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
     CT_EXTENSION(VK_KHR_RELAXED_BLOCK_LAYOUT),
     CT_EXTENSION(VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT),
+    // Storage-buffer pointers are values (descriptor slot and offset, executable.h), so OpSelect, OpPhi and
+    // OpPtrAccessChain on them just work (tests/execution "variable_pointers", against lavapipe). Not the full
+    // variablePointers: OpPtrEqual/OpPtrDiff and null pointers are not executed.
+    CT_EXTENSION(VK_KHR_VARIABLE_POINTERS),
+    // Float controls: IEEE arithmetic with round-to-nearest-even, denormals and signed zeros, infinities and NaNs
+    // preserved; the profile's flush-to-zero and round-toward-zero properties are cleared (profile/
+    // driver_intersection.cpp, ApplyFloatControls; tests/execution "float_controls", against lavapipe).
+    CT_EXTENSION(VK_KHR_SHADER_FLOAT_CONTROLS),
+    // SPIR-V 1.4 modules on 1.1 devices: the front end validates them in the SPIR-V 1.4 environment when the
+    // extension is enabled (pipeline/frontend/target_environment.cpp); 1.2+ devices take SPIR-V 1.5 anyway.
+    CT_EXTENSION(VK_KHR_SPIRV_1_4),
+    // The pre-1.1 subgroup instructions (SPV_KHR_shader_ballot, SPV_KHR_subgroup_vote), executed as the Subgroup-
+    // scoped non-uniform operations they equal (executable_builder_ops.cpp; tests/execution
+    // "subgroup_ext_ballot_vote", against lavapipe).
+    CT_EXTENSION(VK_EXT_SHADER_SUBGROUP_BALLOT),
+    CT_EXTENSION(VK_EXT_SHADER_SUBGROUP_VOTE),
     // Core 1.2/1.3 shader features whose members are listed below, under their extension names.
     CT_EXTENSION(VK_EXT_SUBGROUP_SIZE_CONTROL),
     CT_EXTENSION(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES),
@@ -196,9 +216,11 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDevice8BitStorageFeatures.storagePushConstant8",
     "VkPhysicalDeviceShaderAtomicInt64Features.shaderBufferInt64Atomics",
     "VkPhysicalDeviceShaderAtomicInt64Features.shaderSharedInt64Atomics",
+    "VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT.shaderImageInt64Atomics",
     "VkPhysicalDeviceFeatures.shaderUniformBufferArrayDynamicIndexing",
     "VkPhysicalDeviceFeatures.shaderStorageBufferArrayDynamicIndexing",
     "VkPhysicalDeviceScalarBlockLayoutFeatures.scalarBlockLayout",
+    "VkPhysicalDeviceVariablePointersFeatures.variablePointersStorageBuffer",
     // Images, samplers and texel buffers in shaders (src/sampling, src/execution/ops/ops_image.cpp,
     // tests/execution/image_differential_test.cpp): cube arrays, every storage format with or without a format in
     // the shader, dynamically indexed descriptor arrays, the MinLod image operand, gathers with dynamic offsets

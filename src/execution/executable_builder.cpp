@@ -645,6 +645,9 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
     case spv::OpAtomicAnd: case spv::OpAtomicOr: case spv::OpAtomicXor: case spv::OpAtomicFAddEXT:
     case spv::OpAtomicFMinEXT: case spv::OpAtomicFMaxEXT:
       return EmitAtomic(inst, operands);
+    case spv::OpSubgroupBallotKHR: case spv::OpSubgroupFirstInvocationKHR: case spv::OpSubgroupReadInvocationKHR:
+    case spv::OpSubgroupAllKHR: case spv::OpSubgroupAnyKHR: case spv::OpSubgroupAllEqualKHR:
+      return EmitSubgroupKhr(inst, operands);
     default:
       if (op >= spv::OpGroupNonUniformElect && op <= spv::OpGroupNonUniformQuadSwap) return EmitSubgroup(inst, operands);
       return Fail(inst, "");

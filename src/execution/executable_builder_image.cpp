@@ -123,20 +123,22 @@ bool Builder::EmitImage(const ir::Instruction& inst, std::span<const uint32_t> o
   // MakeTexelAvailable/Visible scopes, NonPrivate, Volatile, SignExtend, ZeroExtend, Nontemporal: execution is
   // in order and coherent already; texels convert by the view's format.
 
-  if (op != spv::OpImageWrite) {
-    if (BitsOf(kind) > 32) return Fail(inst, "a 64-bit texel result in");
-    ii.valueCount = static_cast<uint8_t>(std::min(4u, layout_.Components(inst.type)));
-  } else if (BitsOf(kind) > 32) {
-    return Fail(inst, "a 64-bit texel in");
-  }
+  if (op != spv::OpImageWrite) ii.valueCount = static_cast<uint8_t>(std::min(4u, layout_.Components(inst.type)));
+  // 64-bit texels: integer ones through OpImageRead/Fetch/Write only (SPIR-V Int64ImageEXT; Vulkan allows a 64-bit
+  // Sampled Type for R64_UINT and R64_SINT, never for sampling or with a float type).
+  const bool wide = BitsOf(kind) == 64;
+  if (wide && (IsFloat(kind) || (op != spv::OpImageRead && op != spv::OpImageFetch && op != spv::OpImageWrite)))
+    return Fail(inst, op == spv::OpImageWrite ? "a 64-bit texel in" : "a 64-bit texel result in");
   ii.valueKind = static_cast<uint8_t>(kind);
 
   switch (op) {
     case spv::OpImageRead: case spv::OpImageFetch:
-      Emit(&ops::ImageRead, dst, slot_[values[0]], slot_[values[1]], 0, ii.valueCount, addInstruction());
+      Emit(wide ? &ops::ImageReadWide : &ops::ImageRead, dst, slot_[values[0]], slot_[values[1]], 0,
+           ii.valueCount * SlotsOf(kind), addInstruction());
       return true;
     case spv::OpImageWrite:
-      Emit(&ops::ImageWrite, 0, slot_[values[0]], slot_[values[1]], 0, ii.valueCount, addInstruction());
+      Emit(wide ? &ops::ImageWriteWide : &ops::ImageWrite, 0, slot_[values[0]], slot_[values[1]], 0, ii.valueCount,
+           addInstruction());
       return true;
     case spv::OpImageTexelPointer:
       Emit(&ops::ImageTexelPointer, dst, slot_[values[0]], slot_[values[1]], 0, 2, addInstruction());

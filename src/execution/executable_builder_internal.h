@@ -73,6 +73,7 @@ class Builder {
   bool EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitAtomic(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t> operands);
+  bool EmitSubgroupKhr(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitImage(const ir::Instruction& inst, std::span<const uint32_t> operands);
   const ir::Type* ImageTypeOf(ir::ValueId v) const;
 

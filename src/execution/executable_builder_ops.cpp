@@ -130,4 +130,35 @@ bool Builder::EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t
   }
 }
 
+// SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote (VK_EXT_shader_subgroup_ballot / _vote): the same operations as
+// the Subgroup-scoped non-uniform instructions, without the scope operand. OpSubgroupReadInvocationKHR's index "must
+// be dynamically uniform"; it reads like a shuffle, which gives the same value when it is.
+bool Builder::EmitSubgroupKhr(const ir::Instruction& inst, std::span<const uint32_t> operands) {
+  auto values = operands.first(inst.valueCount);
+  if (values.empty() || inst.result == kNone) return Fail(inst, "a malformed");
+  uint32_t op = 0;
+  switch (static_cast<spv::Op>(inst.op)) {
+    case spv::OpSubgroupBallotKHR: op = spv::OpGroupNonUniformBallot; break;
+    case spv::OpSubgroupFirstInvocationKHR: op = spv::OpGroupNonUniformBroadcastFirst; break;
+    case spv::OpSubgroupReadInvocationKHR: op = spv::OpGroupNonUniformShuffle; break;
+    case spv::OpSubgroupAllKHR: op = spv::OpGroupNonUniformAll; break;
+    case spv::OpSubgroupAnyKHR: op = spv::OpGroupNonUniformAny; break;
+    default: op = spv::OpGroupNonUniformAllEqual; break;
+  }
+  x_.usesSubgroupOps = true;
+  Scalar kind = Scalar::U32;
+  layout_.ScalarOf(m_.values[values[0]].type, &kind);
+  OpHandler fn = ops::Subgroup(op, 0, kind);
+  if (fn == nullptr) return Fail(inst, "an unsupported operand type for");
+  const uint32_t dst = slot_[inst.result];
+  const uint32_t value = slot_[values[0]];
+  if (op == spv::OpGroupNonUniformAll || op == spv::OpGroupNonUniformAny) {
+    Emit(fn, dst, value, 0, 0, 1, op == spv::OpGroupNonUniformAll ? 1 : 0);
+    return true;
+  }
+  const uint32_t index = values.size() > 1 ? slot_[values[1]] : 0;
+  Emit(fn, dst, value, index, 0, layout_.Slots(m_.values[values[0]].type), 0);
+  return true;
+}
+
 }  // namespace crashtest::execution::builder

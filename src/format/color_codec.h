@@ -34,6 +34,17 @@ class ColorCodec {
   Unorm4x8 unorm4x8() const { return unorm4x8_; }
   void Encode(const VkClearColorValue& value, std::byte* texel) const;
 
+  // The texel as a shader's 64-bit integer texel (SPIR-V Int64ImageEXT: OpImageRead/Write with a 64-bit Sampled
+  // Type, which VK_EXT_shader_image_atomic_int64 allows for R64_UINT and R64_SINT): every component at full width,
+  // uint64 for UINT components and sign-extended for SINT, missing components (0, 0, 0, 1). Formats of narrower
+  // components extend their Decode values by the format's kind (their use with a 64-bit type is undefined).
+  void Decode64(const std::byte* texel, uint64_t out[4]) const;
+  // Writes 64-bit integer values, each truncated to its component's width ("Texel Output Format Conversion":
+  // integer values are not clamped). Narrower formats take the low 32 bits through Encode.
+  void Encode64(const uint64_t value[4], std::byte* texel) const;
+  // True when every component of the format is 64 bits wide (R64*, R64G64*, ...).
+  bool wide() const { return wide_; }
+
  private:
   enum class Special : uint8_t { kNone, kSharedExponent, kB10G11R11 };
   // Formats of one byte per component, each UNORM (or sRGB colour with linear alpha): decoded through exact tables
@@ -54,6 +65,7 @@ class ColorCodec {
   };
 
   bool valid_ = false;
+  bool wide_ = false;
   Special special_ = Special::kNone;
   ValueKind kind_ = ValueKind::kFloat;
   uint32_t blockSize_ = 0;

@@ -183,6 +183,8 @@ ColorCodec::ColorCodec(VkFormat format) {
     if (unorm && slotByte_[0] == 2 && slotByte_[1] == 1 && slotByte_[2] == 0 && slotByte_[3] == 3)
       unorm4x8_ = Unorm4x8::kBgra;
   }
+  wide_ = special_ == Special::kNone && info->packedBits == 0;
+  for (uint32_t i = 0; i < componentCount_; ++i) wide_ = wide_ && components_[i].bits == 64;
   valid_ = true;
 }
 
@@ -355,6 +357,31 @@ void ColorCodec::Encode(const VkClearColorValue& value, std::byte* texel) const 
       WriteWord(texel + c.byteOffset, c.wordBytes, word);
     }
   }
+}
+
+void ColorCodec::Decode64(const std::byte* texel, uint64_t out[4]) const {
+  out[0] = out[1] = out[2] = 0;
+  out[3] = 1;
+  if (!wide_) {
+    // Narrower components: the 32-bit value, extended as the format's kind (floats keep their bits).
+    const VkClearColorValue value = Decode(texel);
+    for (int c = 0; c < 4; ++c)
+      out[c] = kind_ == ValueKind::kSint ? static_cast<uint64_t>(static_cast<int64_t>(value.int32[c])) : value.uint32[c];
+    return;
+  }
+  if (kind_ == ValueKind::kFloat) out[3] = std::bit_cast<uint64_t>(1.0);
+  for (uint32_t i = 0; i < componentCount_; ++i)
+    out[components_[i].slot] = ReadWord(texel + components_[i].byteOffset, 8);
+}
+
+void ColorCodec::Encode64(const uint64_t value[4], std::byte* texel) const {
+  if (!wide_) {
+    VkClearColorValue narrow;
+    for (int c = 0; c < 4; ++c) narrow.uint32[c] = static_cast<uint32_t>(value[c]);
+    Encode(narrow, texel);
+    return;
+  }
+  for (uint32_t i = 0; i < componentCount_; ++i) WriteWord(texel + components_[i].byteOffset, 8, value[components_[i].slot]);
 }
 
 bool CodecSupports(VkFormat format) {

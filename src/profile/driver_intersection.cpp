@@ -168,6 +168,36 @@ void ApplyUnsupportedLimits(DeviceDescription& d) {
   }
 }
 
+// VK_KHR_shader_float_controls (core in 1.2): the interpreter computes in IEEE binary16/32/64 on the host, rounding
+// to nearest even, keeping denormals, signed zeros, infinities and NaNs (never -ffast-math; half floats round once
+// from float, which is exact for +, -, *, / and sqrt). It has no flush-to-zero and no round-toward-zero mode, so a
+// profile's shaderDenormFlushToZero* and shaderRoundingModeRTZ* go, in the extension's struct and in the 1.2
+// aggregate alike; what the profile says of the other members is kept (a device may promise less than we do).
+void ApplyFloatControls(DeviceDescription& d) {
+  static constexpr std::string_view kUnsupported[] = {
+      "shaderDenormFlushToZeroFloat16", "shaderDenormFlushToZeroFloat32", "shaderDenormFlushToZeroFloat64",
+      "shaderRoundingModeRTZFloat16",   "shaderRoundingModeRTZFloat32",   "shaderRoundingModeRTZFloat64"};
+  for (auto& [sType, blob] : d.extendedProperties) {
+    if (sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES &&
+        sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES)
+      continue;
+    const StructInfo* info = FindStruct(sType);
+    if (info == nullptr) continue;
+    for (const MemberInfo& m : info->members) {
+      if (m.kind != MemberKind::Bool32 ||
+          std::find(std::begin(kUnsupported), std::end(kUnsupported), m.name) == std::end(kUnsupported))
+        continue;
+      VkBool32 value;
+      std::memcpy(&value, blob.bytes.data() + m.offset, sizeof value);
+      if (value == VK_FALSE) continue;
+      value = VK_FALSE;
+      std::memcpy(blob.bytes.data() + m.offset, &value, sizeof value);
+      d.dropped.push_back({"property " + std::string(info->name) + '.' + std::string(m.name),
+                           "the interpreter has no flush-to-zero or round-toward-zero mode (docs/execution.md)"});
+    }
+  }
+}
+
 void IntersectFormats(DeviceDescription& d, const DriverCapabilities& driver) {
   for (auto& [format, support] : d.formats) {
     const FormatSupport mine = driver.FormatFeatures(format);
@@ -298,6 +328,7 @@ void IntersectWithDriver(DeviceDescription& d, const DriverCapabilities& driver)
     DropUnprovidedStructs(d, driver, d.extendedProperties);
   }
   ApplyUnsupportedLimits(d);
+  ApplyFloatControls(d);
   IntersectFormats(d, driver);
   CompleteRequiredFormatSupport(d, driver);
   IntersectQueueFlags(d);

@@ -114,4 +114,26 @@ void WriteTexel(const ImageDescriptor& image, const Texel& value, std::byte* tex
   image.codec.Encode(color, texel);
 }
 
+bool LoadWideTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+                   uint32_t sample, WideTexel* out) {
+  if (image.aspect != Aspect::kColor || !image.codec.valid()) return false;
+  const std::byte* at = TexelAddress(image, level, x, y, z, layer, sample);
+  if (at == nullptr) return false;
+  image.codec.Decode64(at, out->v);
+  return true;
+}
+
+WideTexel OutOfBoundsWideTexel(const ImageDescriptor& image) {
+  WideTexel out;
+  const std::byte zeros[32] = {};
+  if (image.bound && image.aspect == Aspect::kColor && image.codec.valid() && image.texelBytes <= sizeof zeros)
+    image.codec.Decode64(zeros, out.v);
+  return out;
+}
+
+void WriteWideTexel(const ImageDescriptor& image, const WideTexel& value, std::byte* texel) {
+  if (image.aspect != Aspect::kColor || !image.codec.valid()) return;
+  image.codec.Encode64(value.v, texel);
+}
+
 }  // namespace crashtest::sampling

@@ -38,6 +38,21 @@ Texel Swizzled(const ImageDescriptor& image, const Texel& texel);
 // Encodes `value` (in the format's value kind) into the texel at `texel`. Only colour formats are written.
 void WriteTexel(const ImageDescriptor& image, const Texel& value, std::byte* texel);
 
+// A texel as a shader with a 64-bit integer Sampled Type sees it (SPIR-V Int64ImageEXT; R64_UINT and R64_SINT
+// images and texel buffers): four 64-bit words.
+struct WideTexel {
+  uint64_t v[4] = {0, 0, 0, 0};
+};
+
+// As LoadTexel, for a 64-bit texel (ColorCodec::Decode64). Colour aspects of uncompressed formats only.
+bool LoadWideTexel(const ImageDescriptor& image, uint32_t level, int32_t x, int32_t y, int32_t z, int32_t layer,
+                   uint32_t sample, WideTexel* out);
+// A texel outside a bound image: zero bytes converted, (0, 0, 0, 1) for R64 ("robustImageAccess2"); zero when
+// nothing is bound.
+WideTexel OutOfBoundsWideTexel(const ImageDescriptor& image);
+// As WriteTexel, for a 64-bit texel (ColorCodec::Encode64).
+void WriteWideTexel(const ImageDescriptor& image, const WideTexel& value, std::byte* texel);
+
 // The value an invalid texel reads as: zero in every component (for an unbound descriptor).
 inline Texel ZeroTexel() { return Texel{}; }
 // The value a texel outside a bound image reads as: a texel of zero bytes converted to RGBA, so components the format

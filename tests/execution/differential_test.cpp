@@ -160,6 +160,13 @@ std::vector<Case> Cases() {
       // Bit casts between component sizes (u64/double <-> uvec2, f16vec2/u16vec2/u8vec4 <-> uint).
       {"execution/bitcasts.comp", {{0, 0, kStorage, 2048, Uints(0)}, {0, 1, kStorage, 4096, Zeros()}}, {},
        {16, 1, 1}, 0},
+      // VK_KHR_variable_pointers: storage-buffer pointers selected, looped over (OpPhi) and stepped (OpPtrAccessChain).
+      {"execution/variable_pointers.spvasm",
+       {{0, 0, kStorage, 1024, Floats(-1, 1)}, {0, 1, kStorage, 1024, Floats(-1, 1)}, {0, 2, kStorage, 768, Zeros()}},
+       {}, {4, 1, 1}, 1e-6f},
+      // VK_KHR_shader_float_controls: signed zeros, infinities, NaNs and round-to-nearest-even, bit for bit.
+      {"execution/float_controls.comp", {{0, 0, kStorage, 1024, Floats(-100, 100)}, {0, 1, kStorage, 8192, Zeros()}},
+       {}, {16, 1, 1}, 0},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},
@@ -342,6 +349,9 @@ std::vector<Case> SubgroupCases() {
         {0, 2, kStorage, 1024, Zeros(), 1, 0, false, 4, 0}},
        {}, {4, 1, 1}, 1e-5f},
       {"subgroup_vote.comp", {{0, 0, kStorage, 1024, Uints(2)}, {0, 1, kStorage, 1024, Zeros()}}, {}, {4, 1, 1}, 0},
+      // VK_EXT_shader_subgroup_ballot / _vote: SPIR-V's OpSubgroup*KHR instructions, converged and divergent.
+      {"execution/subgroup_ext_ballot_vote.comp", {{0, 0, kStorage, 1024, Uints(100)}, {0, 1, kStorage, 4096, Zeros()}},
+       {}, {16, 1, 1}, 0},
       // Only the count: the order of the kept items follows the order of the atomics.
       {"stream_compaction.comp", {{0, 0, kStorage, 2048, Floats(-1, 1)}, {0, 1, kStorage, 4096, Zeros(), 1, 1}},
        {F(0.0f), 1024}, {8, 1, 1}, 0},

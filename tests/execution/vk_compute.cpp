@@ -122,6 +122,15 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     VkPhysicalDeviceImage2DViewOf3DFeaturesEXT view2DOf3D{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, head};
     if (has2DViewOf3D) head = &view2DOf3D;
+    // Storage-buffer variable pointers (core 1.1 struct), for the variable_pointers case.
+    VkPhysicalDeviceVariablePointersFeatures variablePointers{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES, head};
+    head = &variablePointers;
+    // 64-bit integer texels and their atomics (VK_EXT_shader_image_atomic_int64), for the R64 image tests.
+    const bool hasImageInt64 = d->hasExtension(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
+    VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT imageInt64{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT, head};
+    if (hasImageInt64) head = &imageInt64;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, head};
     vkGetPhysicalDeviceFeatures2(physical, &query);
     storage16.storageInputOutput16 = VK_FALSE;
@@ -131,6 +140,8 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     fault.deviceFaultVendorBinary = VK_FALSE;
     robustness2.robustBufferAccess2 = VK_FALSE;  // it would need robustBufferAccess, which hides faults
     robustness2.robustImageAccess2 = VK_FALSE;
+    imageInt64.sparseImageInt64Atomics = VK_FALSE;  // no sparse images here
+    variablePointers.variablePointers = VK_FALSE;  // only the storage-buffer form is tested
     d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
     d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;
     std::vector<const char*> enabled;
@@ -139,6 +150,7 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     if (hasBorder) enabled.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
     if (hasNonSeamless) enabled.push_back(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
     if (has2DViewOf3D) enabled.push_back(VK_EXT_IMAGE_2D_VIEW_OF_3D_EXTENSION_NAME);
+    if (hasImageInt64) enabled.push_back(VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME);
     // The image tests sample with MIRROR_CLAMP_TO_EDGE, which needs the extension (or the 1.2 feature).
     if (d->hasExtension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
       enabled.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);

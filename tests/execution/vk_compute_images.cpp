@@ -45,7 +45,7 @@ uint32_t TexelBytes(VkFormat format) {
     case VK_FORMAT_R8_UNORM: case VK_FORMAT_R8_UINT: return 1;
     case VK_FORMAT_R16_SFLOAT: case VK_FORMAT_R16_UNORM: case VK_FORMAT_D16_UNORM: case VK_FORMAT_R8G8_UNORM: return 2;
     case VK_FORMAT_R16G16B16A16_SFLOAT: case VK_FORMAT_R16G16B16A16_UNORM: case VK_FORMAT_R32G32_SFLOAT:
-    case VK_FORMAT_R32G32_UINT:
+    case VK_FORMAT_R32G32_UINT: case VK_FORMAT_R64_UINT: case VK_FORMAT_R64_SINT:
       return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT: case VK_FORMAT_R32G32B32A32_UINT: case VK_FORMAT_R32G32B32A32_SINT: return 16;
     default: return CompressedBlockBytes(format);

@@ -57,6 +57,9 @@ void Nothing(const Op& op, SubgroupState& s);         // memory barriers: execut
 void LoadDescriptor(const Op& op, SubgroupState& s);    // dst (n slots) = the table index of pointer a
 void ImageRead(const Op& op, SubgroupState& s);         // OpImageRead and OpImageFetch
 void ImageWrite(const Op& op, SubgroupState& s);
+// The same with a 64-bit integer texel (Int64ImageEXT: R64_UINT / R64_SINT images and texel buffers).
+void ImageReadWide(const Op& op, SubgroupState& s);
+void ImageWriteWide(const Op& op, SubgroupState& s);
 void ImageSample(const Op& op, SubgroupState& s);       // OpImageSample*, OpImageGather, OpImageDrefGather
 void ImageQuerySize(const Op& op, SubgroupState& s);    // OpImageQuerySize(Lod): n components
 void ImageQueryLevels(const Op& op, SubgroupState& s);

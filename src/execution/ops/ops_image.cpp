@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "execution/dispatch_context.h"
 #include "execution/ops/ops.h"
@@ -91,7 +92,21 @@ void LoadDescriptor(const Op& op, SubgroupState& s) {
     for (uint32_t l = 0; l < w; ++l) d[k * w + l] = Blend(s.laneMask[l], pointer[l], d[k * w + l]);
 }
 
-void ImageRead(const Op& op, SubgroupState& s) {
+namespace {
+
+// A 64-bit texel after the view's component mapping (identity for storage images and texel buffers).
+sampling::WideTexel SwizzledWide(const sampling::ImageDescriptor& image, const sampling::WideTexel& texel) {
+  sampling::WideTexel out;
+  for (int c = 0; c < 4; ++c) {
+    const uint8_t pick = image.swizzle[c];
+    out.v[c] = pick < 4 ? texel.v[pick] : pick == sampling::kSwizzleOne ? 1u : 0u;
+  }
+  return out;
+}
+
+// OpImageRead / OpImageFetch; kWide: a 64-bit integer texel (Int64ImageEXT), each component in two slots.
+template <bool kWide>
+void ReadTexels(const Op& op, SubgroupState& s) {
   const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
   const uint32_t w = s.width;
   const uint32_t* image = s.Slot(op.a);
@@ -103,7 +118,7 @@ void ImageRead(const Op& op, SubgroupState& s) {
   uint32_t* d = s.Slot(op.dst);
   ForEachLane(s.active, [&](uint32_t l) {
     const sampling::ImageTableEntry* entry = Entry(s, image[l]);
-    sampling::Texel texel;
+    std::conditional_t<kWide, sampling::WideTexel, sampling::Texel> texel;
     if (entry != nullptr) {
       TexelCoordinates t = IntegerCoordinates(ii, coord, offset, w, l);
       if (ii.dim == static_cast<uint8_t>(sampling::Dim::kSubpassData) && s.pixelX != nullptr) {
@@ -113,16 +128,31 @@ void ImageRead(const Op& op, SubgroupState& s) {
         t.layer = static_cast<int32_t>(s.pixelLayer);
       }
       const uint32_t level = lod != nullptr ? lod[l] : 0;
-      if (!sampling::LoadTexel(entry->image, level, t.x, t.y, t.z, t.layer, sample != nullptr ? sample[l] : 0,
-                               &texel))
-        texel = sampling::OutOfBoundsTexel(entry->image);
-      texel = sampling::Swizzled(entry->image, texel);
+      const uint32_t at = sample != nullptr ? sample[l] : 0;
+      if constexpr (kWide) {
+        if (!sampling::LoadWideTexel(entry->image, level, t.x, t.y, t.z, t.layer, at, &texel))
+          texel = sampling::OutOfBoundsWideTexel(entry->image);
+        texel = SwizzledWide(entry->image, texel);
+      } else {
+        if (!sampling::LoadTexel(entry->image, level, t.x, t.y, t.z, t.layer, at, &texel))
+          texel = sampling::OutOfBoundsTexel(entry->image);
+        texel = sampling::Swizzled(entry->image, texel);
+      }
     }
-    for (uint32_t c = 0; c < ii.valueCount; ++c) WriteWord(d, w, c, l, kind, texel.v[c]);
+    for (uint32_t c = 0; c < ii.valueCount; ++c) {
+      if constexpr (kWide) {
+        d[static_cast<size_t>(2 * c) * w + l] = static_cast<uint32_t>(texel.v[c]);
+        d[static_cast<size_t>(2 * c + 1) * w + l] = static_cast<uint32_t>(texel.v[c] >> 32);
+      } else {
+        WriteWord(d, w, c, l, kind, texel.v[c]);
+      }
+    }
   });
 }
 
-void ImageWrite(const Op& op, SubgroupState& s) {
+// OpImageWrite; kWide as for ReadTexels. Components the texel operand lacks are written as zero.
+template <bool kWide>
+void WriteTexels(const Op& op, SubgroupState& s) {
   const ImageInstruction& ii = s.exe->imageInstructions[op.aux];
   const uint32_t w = s.width;
   const uint32_t* image = s.Slot(op.a);
@@ -137,11 +167,25 @@ void ImageWrite(const Op& op, SubgroupState& s) {
     const TexelCoordinates t = IntegerCoordinates(ii, coord, nullptr, w, l);
     std::byte* at = sampling::TexelAddress(entry->image, 0, t.x, t.y, t.z, t.layer, sample != nullptr ? sample[l] : 0);
     if (at == nullptr) return;  // outside the image: the write is discarded
-    sampling::Texel texel;
-    for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c) texel.v[c] = ReadWord(value, w, c, l, kind);
-    sampling::WriteTexel(entry->image, texel, at);
+    if constexpr (kWide) {
+      sampling::WideTexel texel;
+      for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c)
+        texel.v[c] = Join(value[static_cast<size_t>(2 * c) * w + l], value[static_cast<size_t>(2 * c + 1) * w + l]);
+      sampling::WriteWideTexel(entry->image, texel, at);
+    } else {
+      sampling::Texel texel;
+      for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c) texel.v[c] = ReadWord(value, w, c, l, kind);
+      sampling::WriteTexel(entry->image, texel, at);
+    }
   });
 }
+
+}  // namespace
+
+void ImageRead(const Op& op, SubgroupState& s) { ReadTexels<false>(op, s); }
+void ImageReadWide(const Op& op, SubgroupState& s) { ReadTexels<true>(op, s); }
+void ImageWrite(const Op& op, SubgroupState& s) { WriteTexels<false>(op, s); }
+void ImageWriteWide(const Op& op, SubgroupState& s) { WriteTexels<true>(op, s); }
 
 void ImageSample(const Op& op, SubgroupState& s) {
   const ImageInstruction& ii = s.exe->imageInstructions[op.aux];

@@ -169,5 +169,27 @@ TEST(DriverIntersection, LimitsOfUnsupportedFeaturesTakeTheSpecsUnsupportedValue
   EXPECT_TRUE(said);
 }
 
+// The interpreter rounds to nearest even and keeps denormals: the built-in default device's profile promises
+// flush-to-zero and round-toward-zero too, which the intersection takes back in the 1.2 aggregate and in the
+// float-controls struct, keeping what the interpreter does.
+TEST(DriverIntersection, FloatControlsPromiseOnlyWhatTheInterpreterDoes) {
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  ASSERT_TRUE(LoadDevice("builtin:default", "", "", false, d, diagnostics)) << AllMessages(diagnostics);
+  EXPECT_TRUE(d.HasExtension("VK_KHR_shader_float_controls") || d.properties.apiVersion >= VK_API_VERSION_1_2);
+  for (const char* s : {"VkPhysicalDeviceVulkan12Properties", "VkPhysicalDeviceFloatControlsProperties"}) {
+    if (FindStruct(s) == nullptr) continue;
+    const VkStructureType sType = FindStruct(s)->sType;
+    if (d.FindProperties(sType) == nullptr) continue;
+    for (const char* width : {"Float16", "Float32", "Float64"}) {
+      EXPECT_EQ(Member<VkBool32>(d, s, std::string("shaderDenormFlushToZero") + width), VK_FALSE) << s << width;
+      EXPECT_EQ(Member<VkBool32>(d, s, std::string("shaderRoundingModeRTZ") + width), VK_FALSE) << s << width;
+      EXPECT_EQ(Member<VkBool32>(d, s, std::string("shaderRoundingModeRTE") + width), VK_TRUE) << s << width;
+      EXPECT_EQ(Member<VkBool32>(d, s, std::string("shaderDenormPreserve") + width), VK_TRUE) << s << width;
+    }
+  }
+  EXPECT_TRUE(Dropped(d, "property VkPhysicalDeviceVulkan12Properties.shaderRoundingModeRTZFloat32"));
+}
+
 }  // namespace
 }  // namespace crashtest
