@@ -5,7 +5,7 @@ the fuzzers' seeds, feeds each file to the sanitized entry point (build-fuzz's l
 per file) and, with --tool, to the `crashtest` command (stats / check / decode), and counts: accepted, clean errors,
 silent rejections (no message), crashes, hangs, leaks.
 
-Usage: tests/fuzz/adversarial.py [--cases N] [--seed S] [--tool build/tools/crashtest] [--keep DIR]
+Usage: tests/fuzz/adversarial.py [--cases N] [--seed S] [--tool build/tools/crashtest] [--keep DIR] [CATEGORY...]
 Run from the source root after scripts/fuzz has built build-fuzz."""
 import argparse
 import concurrent.futures
@@ -196,11 +196,14 @@ def main():
     parser.add_argument('--tool', help='the crashtest command to run the cases through as well')
     parser.add_argument('--keep', help='write the cases here instead of a temporary directory')
     parser.add_argument('--jobs', type=int, default=2)
+    parser.add_argument('categories', nargs='*', choices=[[]] + list(CATEGORIES), help='default: all')
     args = parser.parse_args()
     rng = random.Random(args.seed)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix='crashtest-adversarial-'))
     failures = []
     for name, (seed_dirs, mutate, command, suffix) in CATEGORIES.items():
+        if args.categories and name not in args.categories:
+            continue
         seeds = sorted(p for d in seed_dirs for p in Path(d).iterdir() if p.is_file())
         out = work / name
         out.mkdir(parents=True, exist_ok=True)
