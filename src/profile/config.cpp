@@ -189,6 +189,13 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
   ReadContext ctx{path, strict, &out.diagnostics};
   std::string text;
   if (!ReadTextFile(path, text, ctx)) return false;
+  return LoadConfigurationText(path, text, strict, out);
+}
+
+bool LoadConfigurationText(const std::string& path, std::string_view text, bool strict, ConfigurationResult& out) {
+  out = ConfigurationResult{};
+  out.path = path;
+  ReadContext ctx{path, strict, &out.diagnostics};
   std::optional<Json> root = ParseJsonText(text, ctx);
   if (!root) return false;
   if (!root->is_object()) {
@@ -200,8 +207,12 @@ bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationRe
   // configuration never has one) makes the file a configuration of that one device, its first profile entry.
   if (root->contains("capabilities") && !root->contains("devices") && !root->contains("faults") &&
       !root->contains("options")) {
+    ProfileReadOptions options;
+    options.source = std::filesystem::path(path).lexically_normal().string();
+    options.strict = strict;
     DeviceDescription device;
-    if (!ReadDevice(path, "", "", strict, device, out.diagnostics)) return false;
+    if (!ReadProfileText(text, options, device, out.diagnostics)) return false;
+    IntersectWithDriver(device);
     out.devices.push_back(std::move(device));
     return !out.diagnostics.HasErrors();
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "device/device_description.h"
@@ -36,6 +37,9 @@ inline constexpr const char* kConfigEnvironmentVariable = "CRASHTEST_CONFIG";
 bool LoadConfiguration(ConfigurationResult& out);
 // Reads one configuration file (`crashtest check FILE [--strict]`).
 bool LoadConfigurationFile(const std::string& path, bool strict, ConfigurationResult& out);
+// The same for a configuration already in memory (tests/fuzz): `path` names it in messages, and relative profile
+// paths are resolved against its directory.
+bool LoadConfigurationText(const std::string& path, std::string_view text, bool strict, ConfigurationResult& out);
 // Loads one device reference as a configuration entry does: "builtin:NAME" or a profile path (relative paths
 // against `baseDirectory`), optionally selecting an entry of the profile's "profiles" section.
 // Built-in devices are read once per process and then copied from a cache.
