@@ -45,8 +45,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
-  if (image == VK_NULL_HANDLE) return;
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(image));
+  GuardedVoid("vkDestroyImage", [&] { Image::Destroy(*FromHandle(device), FromHandle(image), pAllocator); });
 }
 
 VKAPI_ATTR void VKAPI_CALL GetImageMemoryRequirements(VkDevice, VkImage image,
@@ -101,7 +100,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBufferView(VkDevice device, const VkBufferV
 
 VKAPI_ATTR void VKAPI_CALL DestroyBufferView(VkDevice device, VkBufferView bufferView,
                                              const VkAllocationCallbacks* pAllocator) {
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(bufferView));
+  GuardedVoid("vkDestroyBufferView",
+              [&] { BufferView::Destroy(*FromHandle(device), FromHandle(bufferView), pAllocator); });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* pCreateInfo,
@@ -112,7 +112,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
 
 VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView imageView,
                                             const VkAllocationCallbacks* pAllocator) {
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(imageView));
+  GuardedVoid("vkDestroyImageView",
+              [&] { ImageView::Destroy(*FromHandle(device), FromHandle(imageView), pAllocator); });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCreateInfo* pCreateInfo,

@@ -1,7 +1,7 @@
-// The objects the application may still name (issue 18): buffers, memory objects and fences are registered at
-// creation and removed at destruction, so that
-// - a second vkDestroyBuffer / vkFreeMemory / vkDestroyFence of the same handle is recognised as stale, logged
-//   with its VUID and ignored instead of freeing memory twice;
+// The objects the application may still name (issue 18): buffers, images, image views, buffer views, samplers,
+// memory objects and fences are registered at creation and removed at destruction, so that
+// - a second vkDestroy* / vkFreeMemory of the same handle is recognised as stale, logged with its VUID and ignored
+//   instead of freeing memory twice;
 // - the queues can tell, before touching a resource a command names, whether it was destroyed meanwhile (a use
 //   after free) and raise a device fault at its device address instead of reading freed memory.
 // A removed object is remembered (bounded, the most recent first) with the device address it had, so the fault

@@ -186,10 +186,25 @@ void Buffer::Destroy(Device& device, Buffer* buffer, const VkAllocationCallbacks
       ChooseAllocator(allocator, device.allocator()));
 }
 
-Image::~Image() {
-  if (memory_ != nullptr)
-    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(this)),
-                                     ObjectNameOf(device_, reinterpret_cast<uint64_t>(ToHandle(this))));
+void Image::Destroy(Device& device, Image* image, const VkAllocationCallbacks* allocator) {
+  if (image == nullptr) return;
+  // "image must be a valid VkImage handle" (VUID-vkDestroyImage-image-parameter): a second destruction would free
+  // the object twice.
+  if (!live_objects::Remove(image, VK_OBJECT_TYPE_IMAGE)) {
+    CT_ERROR("vkDestroyImage: %p is not a live image (destroyed already?) (VUID-vkDestroyImage-image-parameter); "
+             "ignored", static_cast<void*>(ToHandle(image)));
+    return;
+  }
+  if (image->memory_ != nullptr)
+    memory_accounting::ForgetBinding(reinterpret_cast<uint64_t>(ToHandle(image)),
+                                     ObjectNameOf(device, reinterpret_cast<uint64_t>(ToHandle(image))));
+  // Work in flight may still name it (VUID-vkDestroyImage-image-01000): the queues see it destroyed and fault
+  // (queue/resource_liveness.h); its storage stays until that work is done.
+  device.deferredDestruction().DestroyWhenIdle(
+      image, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<Image*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 Image::Image(Device& device, const VkImageCreateInfo& info) : Object(VK_OBJECT_TYPE_IMAGE), device_(device), info_(info) {
@@ -225,6 +240,7 @@ VkResult Image::Create(Device& device, const VkImageCreateInfo& info, const VkAl
                        info.extent.width, info.extent.height, info.extent.depth, FormatName(info.format),
                        info.mipLevels, info.arrayLayers, static_cast<ull>(size), static_cast<ull>(largest));
   }
+  live_objects::Add(image, {VK_OBJECT_TYPE_IMAGE, image->header.id, 0});
   *out = ToHandle(image);
   return VK_SUCCESS;
 }
@@ -245,6 +261,7 @@ VkResult Image::Bind(const char* command, DeviceMemory* memory, VkDeviceSize off
   if (result != VK_SUCCESS) return result;
   memory_ = memory;
   memoryOffset_ = offset;
+  live_objects::SetAddress(this, address());
   memory_accounting::NoteBinding(*memory, dump::ResourceKind::Image, header.id,
                                  reinterpret_cast<uint64_t>(ToHandle(this)), offset, MemoryRequirements().size);
   return VK_SUCCESS;

@@ -64,11 +64,13 @@ class Buffer : public Object {
 class Image : public Object {
  public:
   Image(Device& device, const VkImageCreateInfo& info);
-  ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
   static VkResult Create(Device& device, const VkImageCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkImage* out);
+  // vkDestroyImage (and a swapchain's images): as Buffer::Destroy — a stale handle is logged and ignored, a bound
+  // image joins the recently destroyed ranges, the object goes once no work is in flight.
+  static void Destroy(Device& device, Image* image, const VkAllocationCallbacks* allocator);
 
   Device& device() const { return device_; }
   const VkImageCreateInfo& info() const { return info_; }
@@ -76,6 +78,8 @@ class Image : public Object {
   DeviceMemory* memory() const { return memory_; }
   VkDeviceSize memoryOffset() const { return memoryOffset_; }
   std::byte* data() const { return memory_ != nullptr ? memory_->data() + memoryOffset_ : nullptr; }
+  // Where its texels start in the device's address space (fault reports, crash dumps); 0 while unbound.
+  VkDeviceAddress address() const { return memory_ != nullptr ? memory_->address() + memoryOffset_ : 0; }
 
   VkMemoryRequirements MemoryRequirements() const;
   // vkBindImageMemory(2): checks the memory type, alignment, size and dedicated-allocation rules, then binds.

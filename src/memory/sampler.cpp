@@ -1,6 +1,8 @@
 #include "memory/sampler.h"
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
@@ -41,14 +43,28 @@ VkResult Sampler::Create(Device& device, const VkSamplerCreateInfo& info, const 
     memory_accounting::ReleaseSampler(device);
     return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateSampler: allocation failed");
   }
+  live_objects::Add(sampler, {VK_OBJECT_TYPE_SAMPLER, sampler->header.id, 0});
   *out = ToHandle(sampler);
   return VK_SUCCESS;
 }
 
 void Sampler::Destroy(Device& device, Sampler* sampler, const VkAllocationCallbacks* allocator) {
   if (sampler == nullptr) return;
-  DeleteObject(ChooseAllocator(allocator, device.allocator()), sampler);
+  // "sampler must be a valid VkSampler handle" (VUID-vkDestroySampler-sampler-parameter): a second destruction
+  // would free it twice.
+  if (!live_objects::Remove(sampler, VK_OBJECT_TYPE_SAMPLER)) {
+    CT_ERROR("vkDestroySampler: %p is not a live sampler (destroyed already?) "
+             "(VUID-vkDestroySampler-sampler-parameter); ignored", static_cast<void*>(ToHandle(sampler)));
+    return;
+  }
   memory_accounting::ReleaseSampler(device);
+  // Work in flight may still name it (VUID-vkDestroySampler-sampler-01082): the queues see it destroyed and fault
+  // (queue/resource_liveness.h); its storage stays until that work is done.
+  device.deferredDestruction().DestroyWhenIdle(
+      sampler, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<Sampler*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 }  // namespace crashtest

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
@@ -62,8 +64,39 @@ VkResult BufferView::Create(Device& device, const VkBufferViewCreateInfo& info, 
   auto* view = NewObject<BufferView>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                      info, *buffer, range);
   if (view == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateBufferView: allocation failed");
+  live_objects::Add(view, {VK_OBJECT_TYPE_BUFFER_VIEW, view->header.id, buffer->address() + info.offset});
   *out = ToHandle(view);
   return VK_SUCCESS;
+}
+
+namespace {
+
+// Removes a view from the live objects and deletes it once no work is in flight; a stale handle is logged with
+// its -parameter VUID and ignored (a second destruction would free it twice).
+template <typename View>
+void DestroyView(Device& device, View* view, VkObjectType type, const char* command, const char* vuid,
+                 const VkAllocationCallbacks* allocator) {
+  if (view == nullptr) return;
+  if (!live_objects::Remove(view, type)) {
+    CT_ERROR("%s: %p is not a live view (destroyed already?) (%s); ignored", command,
+             static_cast<void*>(ToHandle(view)), vuid);
+    return;
+  }
+  device.deferredDestruction().DestroyWhenIdle(
+      view, [](void* object, const VkAllocationCallbacks* callbacks) { DeleteObject(callbacks, static_cast<View*>(object)); },
+      ChooseAllocator(allocator, device.allocator()));
+}
+
+}  // namespace
+
+void BufferView::Destroy(Device& device, BufferView* view, const VkAllocationCallbacks* allocator) {
+  DestroyView(device, view, VK_OBJECT_TYPE_BUFFER_VIEW, "vkDestroyBufferView",
+              "VUID-vkDestroyBufferView-bufferView-parameter", allocator);
+}
+
+void ImageView::Destroy(Device& device, ImageView* view, const VkAllocationCallbacks* allocator) {
+  DestroyView(device, view, VK_OBJECT_TYPE_IMAGE_VIEW, "vkDestroyImageView",
+              "VUID-vkDestroyImageView-imageView-parameter", allocator);
 }
 
 ImageView::ImageView(const VkImageViewCreateInfo& info, Image& image, const VkImageSubresourceRange& range,
@@ -124,6 +157,7 @@ VkResult ImageView::Create(Device& device, const VkImageViewCreateInfo& info, co
   auto* view = NewObject<ImageView>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                     info, *image, range, usage);
   if (view == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateImageView: allocation failed");
+  live_objects::Add(view, {VK_OBJECT_TYPE_IMAGE_VIEW, view->header.id, image->address()});
   *out = ToHandle(view);
   return VK_SUCCESS;
 }

@@ -21,6 +21,9 @@ class BufferView : public Object {
   BufferView(const VkBufferViewCreateInfo& info, Buffer& buffer, VkDeviceSize range);
   static VkResult Create(Device& device, const VkBufferViewCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkBufferView* out);
+  // vkDestroyBufferView: a stale handle is logged and ignored; the object goes once no work is in flight, and the
+  // queues see it destroyed meanwhile (device/deferred_destruction.h, queue/resource_liveness.h).
+  static void Destroy(Device& device, BufferView* view, const VkAllocationCallbacks* allocator);
 
   Buffer& buffer() const { return buffer_; }
   VkFormat format() const { return format_; }
@@ -42,6 +45,8 @@ class ImageView : public Object {
             VkImageUsageFlags usage);
   static VkResult Create(Device& device, const VkImageViewCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkImageView* out);
+  // vkDestroyImageView: as BufferView::Destroy.
+  static void Destroy(Device& device, ImageView* view, const VkAllocationCallbacks* allocator);
 
   Image& image() const { return image_; }
   VkFormat format() const { return format_; }

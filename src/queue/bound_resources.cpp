@@ -13,6 +13,7 @@
 #include "device/resources.h"
 #include "execution/executable.h"
 #include "queue/queue.h"
+#include "queue/resource_liveness.h"
 #include "queue/sampling_bindings.h"
 
 namespace crashtest {
@@ -86,7 +87,8 @@ execution::OutOfRangeMode BoundResources::OutOfRange() const {
                                                                              : execution::OutOfRangeMode::Fault;
 }
 
-bool BoundResources::Flatten(const execution::Executable& exe, FlatBindings* out, std::string* unsupported) const {
+BoundResources::FlattenResult BoundResources::Flatten(const execution::Executable& exe, const std::string& where,
+                                                      FlatBindings* out, std::string* unsupported) const {
   const Device& device = queue_.device();
   // Runtime-sized descriptor arrays: as many descriptors as the bound set has, placed after the fixed slots.
   out->patches.clear();
@@ -139,7 +141,11 @@ bool BoundResources::Flatten(const execution::Executable& exe, FlatBindings* out
         range.null = true;  // written as VK_NULL_HANDLE: defined, not a fault
         continue;
       }
-      if (record == nullptr || record->buffer == nullptr || record->buffer->data() == nullptr) continue;
+      if (record == nullptr || record->buffer == nullptr) continue;
+      // Storage buffers may be written; the descriptor is read first either way.
+      if (!BufferLive(queue_, record->buffer, ResourceAccess::Read, where)) [[unlikely]]
+        return FlattenResult::kUseAfterFree;
+      if (record->buffer->data() == nullptr) continue;
       VkDeviceSize offset = record->offset;
       if (IsDynamic(record->type)) {
         // The dynamic offset of this element: count the dynamic elements before it in binding order.
@@ -166,9 +172,16 @@ bool BoundResources::Flatten(const execution::Executable& exe, FlatBindings* out
   for (const execution::ImageBinding& binding : imageBindings) {
     const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
     if (bound == nullptr || bound->set == nullptr) continue;
+    // Immutable samplers are the layout's own copies, alive as long as the set: not application objects.
+    const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding.binding);
+    const bool immutableSamplers = layoutBinding != nullptr && layoutBinding->immutableSamplers != nullptr;
     for (uint32_t e = 0; e < binding.count; ++e) {
       const DescriptorRecord* record = bound->set->Find(binding.binding, e);
       if (record == nullptr) continue;
+      if ((!immutableSamplers && !SamplerLive(queue_, record->sampler, where)) ||
+          !ImageViewLive(queue_, record->imageView, ResourceAccess::Read, where) ||
+          !BufferViewLive(queue_, record->texelBufferView, ResourceAccess::Read, where)) [[unlikely]]
+        return FlattenResult::kUseAfterFree;
       sampling::ImageTableEntry& entry = images[binding.firstSlot + e];
       if (record->sampler != nullptr) entry.sampler = DescribeSampler(*record->sampler, maxLodBias);
       if (record->imageView != nullptr) entry.image = DescribeImageView(*record->imageView, &missing);
@@ -177,9 +190,9 @@ bool BoundResources::Flatten(const execution::Executable& exe, FlatBindings* out
   }
   if (!missing.empty()) {
     *unsupported = missing;
-    return false;
+    return FlattenResult::kUnsupported;
   }
-  return true;
+  return FlattenResult::kReady;
 }
 
 }  // namespace crashtest

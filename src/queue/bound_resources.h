@@ -41,9 +41,16 @@ class BoundResources {
   void Reset();
   void BindDescriptorSets(const record::BindDescriptorSets& bind);
   void PushConstants(const record::PushConstants& push);
-  // Flattens the bound resources for `exe`. False when an image descriptor has a format or shape the engine
-  // cannot read yet; *unsupported then names it.
-  bool Flatten(const execution::Executable& exe, FlatBindings* out, std::string* unsupported) const;
+  enum class FlattenResult {
+    kReady,
+    kUnsupported,  // an image descriptor has a format or shape the engine cannot read yet (*unsupported names it)
+    kUseAfterFree,  // a resource a descriptor names was destroyed or its memory freed: the fault was raised
+  };
+  // Flattens the bound resources for `exe`: only the descriptors its shader declares are read, each checked alive
+  // first (queue/resource_liveness.h: the engine reads them here, before the shader runs, so this is where a
+  // destroyed one faults). `where` names the command.
+  FlattenResult Flatten(const execution::Executable& exe, const std::string& where, FlatBindings* out,
+                        std::string* unsupported) const;
   // What an access outside its range does, from the device's robustness features and the configuration.
   execution::OutOfRangeMode OutOfRange() const;
 

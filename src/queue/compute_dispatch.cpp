@@ -84,7 +84,10 @@ bool ComputeDispatcher::Dispatch(const uint32_t base[3], const uint32_t groups[3
     }
 
   std::string unsupported;
-  if (!resources_.Flatten(exe, &flat_, &unsupported)) {
+  const BoundResources::FlattenResult flattened = resources_.Flatten(exe, where, &flat_, &unsupported);
+  // A descriptor names a destroyed resource: the fault is raised, the dispatch does not run.
+  if (flattened == BoundResources::FlattenResult::kUseAfterFree) [[unlikely]] return !queue_.execution().lost();
+  if (flattened == BoundResources::FlattenResult::kUnsupported) {
     // Skipped rather than run with zeros in place of texels the engine cannot decode.
     if (warned_.insert(pipeline_).second)
       CT_WARN("%s: the compute shader \"%s\" is not executed (the interpreter does not read %s yet); its dispatches "

@@ -185,9 +185,9 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::ClearDepthStencilImage:
     case CommandOp::ResolveImage:
     case CommandOp::ResolveImage2:
-      // A buffer destroyed (or whose memory was freed) while this work was pending: a device fault, not a read of
-      // freed memory (queue/resource_liveness.h). The command then does not run.
-      if (!TransferResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
+      // A buffer or image destroyed (or whose memory was freed) while this work was pending: a device fault, not a
+      // read of freed memory (queue/resource_liveness.h). The command then does not run.
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       RunTransfer(op, record);
       return true;
     case CommandOp::SetEvent:
@@ -211,10 +211,13 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::DrawIndexedIndirect:
     case CommandOp::DrawIndirectCount:
     case CommandOp::DrawIndexedIndirectCount:
+      // Indirect and count buffers: as for transfers (the draw's other resources are checked as it flattens them).
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       return RunDraw(op, record);  // counted by what it draws (pipeline statistics)
     case CommandOp::Dispatch:
     case CommandOp::DispatchBase:
     case CommandOp::DispatchIndirect:
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       CountWork(op, record);
       return RunDispatch(op, record);
     case CommandOp::BindPipeline:
@@ -235,7 +238,8 @@ bool Executor::Run(CommandOp op, const void* record) {
       return true;
     case CommandOp::BeginRenderPass:
     case CommandOp::BeginRenderPass2:
-      BeginRenderPass(*static_cast<const record::BeginRenderPass*>(record));
+      if (!BeginRenderPass(*static_cast<const record::BeginRenderPass*>(record), Where(op))) [[unlikely]]
+        return !execution_.lost();
       return true;
     case CommandOp::NextSubpass:
     case CommandOp::NextSubpass2:
@@ -249,7 +253,8 @@ bool Executor::Run(CommandOp op, const void* record) {
       EndRendering();
       return true;
     case CommandOp::BeginRendering:
-      BeginRendering(*static_cast<const record::BeginRendering*>(record));
+      if (!BeginRendering(*static_cast<const record::BeginRendering*>(record), Where(op))) [[unlikely]]
+        return !execution_.lost();
       return true;
     case CommandOp::ClearAttachments:
       ClearAttachments(*static_cast<const record::ClearAttachments*>(record));
@@ -471,7 +476,7 @@ bool Executor::RunDraw(CommandOp op, const void* record) {
   const DrawAttachments attachments = CurrentAttachments();
   const std::string where = Where(op);
   auto draw = [&](raster::DrawCall call) {
-    if (call.indexed) graphics_.IndexBuffer(&call);
+    if (call.indexed && !graphics_.IndexBuffer(&call, where)) [[unlikely]] return !execution_.lost();
     raster::DrawOutcome outcome;
     bool executed = false;
     const bool live = graphics_.Draw(call, attachments, where, &outcome, &executed);

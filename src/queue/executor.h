@@ -110,10 +110,12 @@ class Executor {
   uint64_t LocalInvocations() const;
 
   // render_pass_execution.cpp
-  void BeginRenderPass(const record::BeginRenderPass& begin);
+  // False when an attachment was destroyed (or its memory freed) before the instance began: the use-after-free
+  // fault was raised (queue/resource_liveness.h) and the instance does not begin.
+  bool BeginRenderPass(const record::BeginRenderPass& begin, const std::string& where);
   void NextSubpass();
   void EndRenderPass();
-  void BeginRendering(const record::BeginRendering& begin);
+  bool BeginRendering(const record::BeginRendering& begin, const std::string& where);
   void EndRendering();
   void ResolveSubpass(uint32_t subpass);
   void ClearAttachments(const record::ClearAttachments& clear);

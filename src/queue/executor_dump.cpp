@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "command/command_buffer.h"
+#include "common/live_objects.h"
 #include "device/device.h"
 #include "device/physical_device.h"
 #include "device/resources.h"
@@ -33,11 +34,22 @@ std::string Named(const DeviceExecution& execution, const char* kind, uint64_t i
   return std::string(kind) + " " + std::to_string(id) + (name.empty() ? "" : " \"" + name + "\"");
 }
 
+// A command may name a buffer or image the application destroyed (the use after free this loss may report): its
+// id comes from the live-object registry, never from the object, which may be gone.
+std::string ResourceText(const DeviceExecution& execution, const char* kind, const void* object, VkObjectType type) {
+  if (object == nullptr) return std::string("no ") + kind;
+  live_objects::Entry entry;
+  switch (live_objects::Find(object, type, &entry)) {
+    case live_objects::State::Live: return Named(execution, kind, entry.id, HandleValue(object));
+    case live_objects::State::Destroyed: return Named(execution, kind, entry.id, HandleValue(object)) + " (destroyed)";
+    default: return std::string("a destroyed ") + kind;
+  }
+}
 std::string BufferText(const DeviceExecution& execution, const Buffer* buffer) {
-  return buffer == nullptr ? "no buffer" : Named(execution, "buffer", buffer->header.id, HandleValue(buffer));
+  return ResourceText(execution, "buffer", buffer, VK_OBJECT_TYPE_BUFFER);
 }
 std::string ImageText(const DeviceExecution& execution, const Image* image) {
-  return image == nullptr ? "no image" : Named(execution, "image", image->header.id, HandleValue(image));
+  return ResourceText(execution, "image", image, VK_OBJECT_TYPE_IMAGE);
 }
 
 std::string PipelineText(const DeviceExecution& execution, VkPipeline handle) {

@@ -16,6 +16,7 @@
 #include "pipeline/pipeline.h"
 #include "queue/device_execution.h"
 #include "queue/queue.h"
+#include "queue/resource_liveness.h"
 #include "queue/sampling_bindings.h"
 #include "queue/shader_fault_report.h"
 #include "raster/draw.h"
@@ -160,13 +161,15 @@ bool GraphicsDispatcher::SetState(CommandOp op, const void* record) {
   }
 }
 
-void GraphicsDispatcher::IndexBuffer(raster::DrawCall* call) const {
+bool GraphicsDispatcher::IndexBuffer(raster::DrawCall* call, const std::string& where) {
   call->indexType = indexType_;
-  if (indexBuffer_ == nullptr || indexBuffer_->data() == nullptr) return;
+  if (!BufferLive(queue_, indexBuffer_, ResourceAccess::Read, where)) [[unlikely]] return false;
+  if (indexBuffer_ == nullptr || indexBuffer_->data() == nullptr) return true;
   const VkDeviceSize size = indexBuffer_->size();
   call->indices = indexBuffer_->data() + std::min(indexOffset_, size);
   call->indexBytes = indexOffset_ < size ? size - indexOffset_ : 0;
   call->indexAddress = indexBuffer_->address() + indexOffset_;
+  return true;
 }
 
 void GraphicsDispatcher::Warn(const std::string& where, const std::string& what) {
@@ -208,7 +211,9 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
   const ExecutionOptions& options = device.physicalDevice().instance().executionOptions();
   auto context = [&](const PipelineStage& stage, FlatBindings& flat, execution::DispatchContext& out) {
     std::string unsupported;
-    if (!resources_.Flatten(*stage.executable, &flat, &unsupported)) {
+    const BoundResources::FlattenResult flattened = resources_.Flatten(*stage.executable, where, &flat, &unsupported);
+    if (flattened == BoundResources::FlattenResult::kUseAfterFree) [[unlikely]] return false;
+    if (flattened == BoundResources::FlattenResult::kUnsupported) {
       Warn(where, std::string(pipelineId) + ": the shaders read " + unsupported + ", which the engine cannot decode yet");
       return false;
     }
@@ -240,6 +245,7 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
     if (b.binding >= vertexBuffers_.size()) continue;
     const VertexBufferBinding& bound = vertexBuffers_[b.binding];
     if (dynamicStride && bound.strideGiven) out.stride = static_cast<uint32_t>(bound.stride);
+    if (!BufferLive(queue_, bound.buffer, ResourceAccess::Read, where)) [[unlikely]] return false;
     if (bound.buffer == nullptr || bound.buffer->data() == nullptr) continue;
     const VkDeviceSize size = bound.buffer->size();
     const VkDeviceSize offset = std::min(bound.offset, size);
@@ -314,7 +320,13 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
   rs.pointSizeRange[0] = limits.pointSizeRange[0];
   rs.pointSizeRange[1] = std::max(limits.pointSizeRange[0], limits.pointSizeRange[1]);
 
-  // Attachments: every colour attachment (its blend state), depth and stencil.
+  // Attachments: every colour attachment (its blend state), depth and stencil. Checked when the instance began;
+  // checked again here, since the application may destroy one while the instance runs.
+  for (const ImageView* view : attachments.colors)
+    if (!ImageViewLive(queue_, view, ResourceAccess::Write, where)) [[unlikely]] return false;
+  if (!ImageViewLive(queue_, attachments.depth, ResourceAccess::Write, where) ||
+      !ImageViewLive(queue_, attachments.stencil, ResourceAccess::Write, where)) [[unlikely]]
+    return false;
   std::string unsupported;
   for (size_t i = 0; i < attachments.colors.size(); ++i) {
     raster::ColorTarget target;
@@ -397,7 +409,8 @@ bool GraphicsDispatcher::Draw(const raster::DrawCall& call, const DrawAttachment
     return true;
   }
   raster::DrawState state;
-  if (!Flatten(attachments, where, &state)) return true;
+  // Skipped; stopped when a use after free lost the device.
+  if (!Flatten(attachments, where, &state)) return !queue_.execution().lost();
   std::string reason;
   if (!raster::CanRun(state, &reason)) {
     Warn(where, "the rasteriser does not draw " + reason + " yet");

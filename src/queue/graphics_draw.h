@@ -50,10 +50,13 @@ class GraphicsDispatcher {
   // or an error, and *outcome is empty).
   bool Draw(const raster::DrawCall& call, const DrawAttachments& attachments, const std::string& where,
             raster::DrawOutcome* outcome, bool* executed);
-  // The index buffer bound (for indexed draws).
-  void IndexBuffer(raster::DrawCall* call) const;
+  // The index buffer bound (for indexed draws). False when it was destroyed or its memory freed: the use-after-free
+  // fault was raised (queue/resource_liveness.h) and the draw must not run.
+  bool IndexBuffer(raster::DrawCall* call, const std::string& where);
 
  private:
+  // False when the draw is skipped: unsupported state (warned), or a resource it uses was destroyed (the fault was
+  // raised; the device is then lost unless the plan masks it).
   bool Flatten(const DrawAttachments& attachments, const std::string& where, raster::DrawState* state);
   void Warn(const std::string& where, const std::string& what);
 

@@ -7,6 +7,7 @@
 #include "format/format_info.h"
 #include "memory/views.h"
 #include "queue/executor.h"
+#include "queue/resource_liveness.h"
 #include "transfer/render_pass.h"
 #include "transfer/transfer_ops.h"
 
@@ -79,9 +80,17 @@ DrawAttachments Executor::CurrentAttachments() const {
   return out;
 }
 
-void Executor::BeginRenderPass(const record::BeginRenderPass& begin) {
+bool Executor::BeginRenderPass(const record::BeginRenderPass& begin, const std::string& where) {
   rendering_ = RenderingState{true, &begin, nullptr, 0};
+  // The instance loads, stores or resolves every attachment: each view (and its image and memory) must be alive
+  // (VUID-vkDestroyImageView-imageView-01026, VUID-vkDestroyImage-image-01000).
+  for (uint32_t a = 0; a < begin.renderPass->attachments().size(); ++a)
+    if (!ImageViewLive(queue_, RenderPassView(a), ResourceAccess::Write, where)) {
+      rendering_ = RenderingState{};
+      return false;
+    }
   LoadOpClears(0);
+  return true;
 }
 
 void Executor::NextSubpass() {
@@ -174,12 +183,19 @@ void Executor::EndRendering() {
   resolve(attachments[begin->colorCount + 1], VK_IMAGE_ASPECT_STENCIL_BIT);
 }
 
-void Executor::BeginRendering(const record::BeginRendering& begin) {
+bool Executor::BeginRendering(const record::BeginRendering& begin, const std::string& where) {
+  const record::RenderingAttachment* attachments = AttachmentsOf(begin);
+  // Every attachment and resolve attachment, as for render passes.
+  for (uint32_t i = 0; i < begin.colorCount + 2; ++i)
+    if (!ImageViewLive(queue_, attachments[i].view, ResourceAccess::Write, where) ||
+        !ImageViewLive(queue_, attachments[i].resolveView, ResourceAccess::Write, where)) {
+      rendering_ = RenderingState{};
+      return false;
+    }
   rendering_ = RenderingState{true, nullptr, &begin, 0};
   // "VK_RENDERING_RESUMING_BIT specifies that the render pass instance is resuming an earlier suspended render
   // pass instance": its load operations do not happen again.
-  if ((begin.flags & VK_RENDERING_RESUMING_BIT) != 0) return;
-  const record::RenderingAttachment* attachments = AttachmentsOf(begin);
+  if ((begin.flags & VK_RENDERING_RESUMING_BIT) != 0) return true;
   VkClearRect rect{begin.renderArea, 0, begin.viewMask != 0 ? 1 : begin.layerCount};
   auto clear = [&](const record::RenderingAttachment& attachment, VkImageAspectFlags aspects) {
     if (attachment.view != nullptr && attachment.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
@@ -190,6 +206,7 @@ void Executor::BeginRendering(const record::BeginRendering& begin) {
   const record::RenderingAttachment& stencil = attachments[begin.colorCount + 1];
   clear(depth, VK_IMAGE_ASPECT_DEPTH_BIT);
   clear(stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
+  return true;
 }
 
 void Executor::ClearAttachments(const record::ClearAttachments& clear) {

@@ -160,8 +160,7 @@ void Swapchain::ChoosePresentPath() {
 }
 
 void Swapchain::DestroyImages(const VkAllocationCallbacks* allocator) {
-  const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device_.allocator());
-  for (Image* image : images_) DeleteObject(callbacks, image);
+  for (Image* image : images_) Image::Destroy(device_, image, allocator);
   for (DeviceMemory* memory : memories_) DeviceMemory::Free(memory, allocator);
   images_.clear();
   memories_.clear();
