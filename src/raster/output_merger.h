@@ -7,27 +7,13 @@
 
 #include <cstdint>
 
+#include "common/compare_op.h"
 #include "raster/draw_state.h"
 
 namespace crashtest::raster {
 
 // A fragment's colour outputs: `values[t]` for colour attachment t when bit t of `written` is set; `source1` is
 // the output at Location 0, Index 1 (dual-source blending's second source, read by the SRC1 factors).
-// "reference op stored" for the depth and stencil tests' VkCompareOp (28.8, 28.9).
-template <typename T>
-inline bool CompareOp(VkCompareOp op, T reference, T stored) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return reference < stored;
-    case VK_COMPARE_OP_EQUAL: return reference == stored;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= stored;
-    case VK_COMPARE_OP_GREATER: return reference > stored;
-    case VK_COMPARE_OP_NOT_EQUAL: return reference != stored;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= stored;
-    default: return true;  // ALWAYS
-  }
-}
-
 struct FragmentColors {
   static constexpr uint32_t kMaxTargets = 8;
   VkClearColorValue values[kMaxTargets] = {};

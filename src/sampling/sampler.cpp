@@ -3,6 +3,7 @@
 // reduction), 16.3.1 (depth comparison) and the component swizzle.
 #include "sampling/sampler.h"
 
+#include "common/compare_op.h"
 #include "sampling/bilinear_2d.h"
 #include "sampling/cube_map.h"
 #include "sampling/texel_wrap.h"
@@ -22,20 +23,6 @@ uint32_t DimensionCount(Dim dim) {
     case Dim::k1D: case Dim::kBuffer: return 1;
     case Dim::k3D: case Dim::kCube: return 3;
     default: return 2;
-  }
-}
-
-bool Compare(VkCompareOp op, float reference, float texel) {
-  // "D_ref OP D" with the sampler's compareOp (16.3.1 "Depth Compare Operation").
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return reference < texel;
-    case VK_COMPARE_OP_EQUAL: return reference == texel;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= texel;
-    case VK_COMPARE_OP_GREATER: return reference > texel;
-    case VK_COMPARE_OP_NOT_EQUAL: return reference != texel;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= texel;
-    default: return true;  // ALWAYS
   }
 }
 
@@ -142,7 +129,7 @@ class LevelSampler {
     float reference = request_.dref;
     if (image_.unormDepth) reference = std::clamp(reference, 0.0f, 1.0f);
     Texel result;
-    result.v[0] = Bits(Compare(sampler_.compareOp, reference, F(texel.v[0])) ? 1.0f : 0.0f);
+    result.v[0] = Bits(CompareOp(sampler_.compareOp, reference, F(texel.v[0])) ? 1.0f : 0.0f);
     return result;
   }
 
