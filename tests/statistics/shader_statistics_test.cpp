@@ -338,6 +338,37 @@ TEST(PrivateArrays, ASmallDynamicallyIndexedArrayStaysInRegistersUpToTheModelsLi
   EXPECT_GT(spilled.spills, 0u);
 }
 
+TEST(LoadScheduling, LoadsKeptInFlightTakeRegistersUpToTheSchedulersCeiling) {
+  // texel_buffers.comp fetches two texels per channel; a back end's scheduler issues each fetch as soon as its
+  // coordinates are ready, so the fetched values are live together (RADV: 10 VGPRs of demand before its
+  // scheduler, 32 after). The unscheduled demand is the same with and without the model's scheduler.
+  const MachineModel& amd = BuiltinModel("amd-rdna2");
+  ASSERT_EQ(amd.loadSchedulingRegisters, 30u);
+  const pipeline::CompiledShader shader = CompileCorpus("texel_buffers.comp.spv");
+  ShaderStatistics scheduled = statistics::ComputeStatistics(shader, amd, VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_GT(scheduled.scheduledMoves, 0u);
+  EXPECT_GT(scheduled.scheduledRegisterDemand, scheduled.registerDemand);
+  EXPECT_LE(scheduled.scheduledRegisterDemand, 30u);
+  EXPECT_EQ(scheduled.registersAllocated, 24u);
+  MachineModel unscheduled = amd;
+  unscheduled.loadSchedulingRegisters = 0;
+  ShaderStatistics plain = statistics::ComputeStatistics(shader, unscheduled, VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_EQ(plain.registerDemand, scheduled.registerDemand);
+  EXPECT_EQ(plain.scheduledRegisterDemand, plain.registerDemand);
+  EXPECT_EQ(plain.registersAllocated, 16u);
+  // The ceiling bounds the growth: at the demand itself nothing may grow.
+  MachineModel tight = amd;
+  tight.loadSchedulingRegisters = static_cast<uint32_t>(scheduled.registerDemand);
+  EXPECT_EQ(statistics::ComputeStatistics(shader, tight, VK_SHADER_STAGE_COMPUTE_BIT).scheduledRegisterDemand,
+            scheduled.registerDemand);
+  // A shader whose loads already sit where their operands are ready has nothing to gain.
+  ShaderStatistics saxpy = StatsOf("saxpy.comp.spv", "amd-rdna2");
+  EXPECT_EQ(saxpy.scheduledRegisterDemand, saxpy.registerDemand);
+  // Models without a scheduler ceiling are unchanged.
+  EXPECT_EQ(StatsOf("texel_buffers.comp.spv", "mali-g78").scheduledRegisterDemand,
+            StatsOf("texel_buffers.comp.spv", "mali-g78").registerDemand);
+}
+
 TEST(PrivateArrays, AnArrayOfConstantsIsConstantDataNotRegistersOrScratch) {
   // alpha_test.frag indexes `const uint bayer[16]` dynamically: the back end moves it into the shader's constant
   // data (NIR's nir_opt_large_constants), whatever the model's array limit.

@@ -1,0 +1,189 @@
+#include "statistics/load_scheduling.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "statistics/instruction_class.h"
+
+namespace crashtest::statistics {
+namespace {
+
+// ACO's bounds on one load's moves and on how far it looks (VMEM_MAX_MOVES and VMEM_WINDOW_SIZE at the 7
+// pre-GFX10 waves its target occupancy comes to); they keep the cost linear in practice.
+constexpr uint32_t kMaxMovesPerLoad = 144;
+constexpr size_t kWindow = 576;
+
+// A set of values with O(1) clearing (generation stamps).
+class StampSet {
+ public:
+  explicit StampSet(size_t size) : stamps_(size, 0) {}
+  void Clear() { ++generation_; }
+  bool Test(ir::ValueId v) const { return stamps_[v] == generation_; }
+  void Set(ir::ValueId v) { stamps_[v] = generation_; }
+  void Reset(ir::ValueId v) { stamps_[v] = 0; }
+
+ private:
+  std::vector<uint32_t> stamps_;
+  uint32_t generation_ = 1;
+};
+
+enum class Kind : uint8_t {
+  Movable,     // arithmetic, address computation, loads of registers or workgroup memory
+  VectorLoad,  // a vector memory instruction with a result: buffer/image load, texel fetch, sample, gather
+  Fixed,       // stores, atomics, barriers, kills, emission, branches: nothing moves a load across them
+};
+
+struct BlockScheduler {
+  const ir::Module& module;
+  const analysis::Liveness& liveness;
+  std::span<const uint32_t> components;
+  uint32_t ceiling;
+  StampSet live, liveOut, depends, readAfter;
+
+  BlockScheduler(const ir::Module& m, const analysis::Liveness& l, std::span<const uint32_t> c, uint32_t limit)
+      : module(m), liveness(l), components(c), ceiling(limit), live(m.values.size()), liveOut(m.values.size()),
+        depends(m.values.size()), readAfter(m.values.size()) {}
+
+  bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
+
+  Kind KindOf(const ir::Instruction& inst) const {
+    const InstructionCost cost = ClassifyInstruction(module, inst);
+    if (inst.result == ir::kNone || cost.cls == InstructionClass::BarrierAtomic) return Kind::Fixed;
+    if (components[inst.result] == 0) return Kind::Movable;  // a scalar (SMEM) load: not this scheduler's
+    if (cost.latency == LatencyKind::Texture) return Kind::VectorLoad;
+    if (cost.latency == LatencyKind::Memory && inst.op == spv::OpLoad) {
+      const ir::Type& pointer = module.TypeOf(module.Operands(inst)[0]);
+      // Private arrays are registers or scratch; neither is a load the scheduler hoists.
+      if (pointer.storageClass != spv::StorageClassFunction && pointer.storageClass != spv::StorageClassPrivate)
+        return Kind::VectorLoad;
+    }
+    return Kind::Movable;
+  }
+
+  // The block's peak vector demand in this order, or ceiling + 1 as soon as it exceeds the ceiling.
+  uint32_t Peak(const ir::Block& block, const std::vector<uint32_t>& order, uint32_t liveInSum,
+                uint32_t liveOutSum, std::span<const ir::ValueId> out) {
+    live.Clear();
+    for (ir::ValueId v : out) live.Set(v);
+    uint32_t sum = liveOutSum, peak = liveInSum;
+    for (size_t i = order.size(); i-- > 0;) {
+      const ir::Instruction& inst = block.instructions[order[i]];
+      const bool defined = inst.result != ir::kNone && live.Test(inst.result);
+      const uint32_t pressure = sum + (inst.result != ir::kNone && !defined ? components[inst.result] : 0);
+      peak = std::max(peak, pressure);
+      if (peak > ceiling) return peak;
+      if (defined) {
+        live.Reset(inst.result);
+        sum -= components[inst.result];
+      }
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k)
+        if (Tracked(operands[k]) && !live.Test(operands[k])) {
+          live.Set(operands[k]);
+          sum += components[operands[k]];
+        }
+    }
+    return peak;
+  }
+
+  // Whether the instruction at `position` is the last reader of `v` in this order (and v dies in the block).
+  bool LastUse(const ir::Block& block, const std::vector<uint32_t>& order, size_t position, ir::ValueId v) const {
+    if (liveOut.Test(v)) return false;
+    for (size_t j = position + 1; j < order.size(); ++j) {
+      const ir::Instruction& later = block.instructions[order[j]];
+      auto operands = module.Operands(later);
+      for (uint32_t k = 0; k < later.valueCount; ++k)
+        if (operands[k] == v) return false;
+    }
+    return true;
+  }
+
+  bool Reads(const ir::Instruction& inst, const StampSet& set) const {
+    auto operands = module.Operands(inst);
+    for (uint32_t k = 0; k < inst.valueCount; ++k)
+      if (Tracked(operands[k]) && set.Test(operands[k])) return true;
+    return false;
+  }
+
+  // Marks the operands of the instruction at `position` as needed above the load (`depends`) and those it reads
+  // last as values that must not be read below it (`readAfter`).
+  void Pin(const ir::Block& block, const std::vector<uint32_t>& order, size_t position) {
+    const ir::Instruction& inst = block.instructions[order[position]];
+    auto operands = module.Operands(inst);
+    for (uint32_t k = 0; k < inst.valueCount; ++k) {
+      if (!Tracked(operands[k])) continue;
+      depends.Set(operands[k]);
+      if (LastUse(block, order, position, operands[k])) readAfter.Set(operands[k]);
+    }
+  }
+
+  uint32_t Schedule(ir::BlockId b, uint32_t& moves) {
+    const ir::Block& block = module.function.blocks[b];
+    std::vector<uint32_t> order;
+    std::vector<Kind> kinds(block.instructions.size(), Kind::Movable);
+    std::vector<uint32_t> loads;
+    for (uint32_t i = 0; i < block.instructions.size(); ++i) {
+      if (block.instructions[i].op == spv::OpPhi) continue;  // phis stay at the top
+      kinds[i] = KindOf(block.instructions[i]);
+      if (kinds[i] == Kind::VectorLoad) loads.push_back(i);
+      order.push_back(i);
+    }
+    uint32_t liveInSum = 0, liveOutSum = 0;
+    for (ir::ValueId v : liveness.LiveIn(b)) liveInSum += components[v];
+    liveOut.Clear();
+    for (ir::ValueId v : liveness.LiveOut(b)) {
+      liveOut.Set(v);
+      liveOutSum += components[v];
+    }
+    auto peak = [&] { return Peak(block, order, liveInSum, liveOutSum, liveness.LiveOut(b)); };
+    if (loads.empty()) return peak();
+
+    for (uint32_t load : loads) {
+      size_t current = static_cast<size_t>(std::find(order.begin(), order.end(), load) - order.begin());
+      uint32_t k = 0;
+      // Upwards: independent instructions above the load move to just below it, keeping their order.
+      depends.Clear();
+      readAfter.Clear();
+      Pin(block, order, current);
+      size_t insert = current + 1;
+      bool fenced = false;  // a store, atomic or barrier stays between: no memory read may cross it
+      for (size_t q = current; q-- > 0 && k < kMaxMovesPerLoad && current - q < kWindow;) {
+        const ir::Instruction& candidate = block.instructions[order[q]];
+        const bool dependent = candidate.result != ir::kNone && depends.Test(candidate.result);
+        if (kinds[order[q]] != Kind::Movable || dependent || Reads(candidate, readAfter) ||
+            (fenced && candidate.op == spv::OpLoad)) {
+          fenced |= kinds[order[q]] == Kind::Fixed;
+          Pin(block, order, q);
+          continue;
+        }
+        std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(q) + 1,
+                    order.begin() + static_cast<ptrdiff_t>(insert));
+        if (peak() > ceiling) {
+          std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(insert) - 1,
+                      order.begin() + static_cast<ptrdiff_t>(insert));
+          break;
+        }
+        --current;
+        --insert;
+        ++k;
+        ++moves;
+      }
+    }
+    return peak();
+  }
+};
+
+}  // namespace
+
+LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
+                             std::span<const uint32_t> components, uint32_t ceiling) {
+  LoadScheduling result;
+  BlockScheduler scheduler(module, liveness, components, ceiling);
+  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b)
+    result.demand = std::max(result.demand, scheduler.Schedule(b, result.moves));
+  return result;
+}
+
+}  // namespace crashtest::statistics
