@@ -228,11 +228,10 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
       arrays.registerComponentsAt.empty() ? vectorPeak : VectorDemand(module, *vectorLiveness, arrays);
   stats.registerBudget = model.registerBudget;
   stats.scheduledRegisterDemand = stats.registerDemand;
-  if (model.loadSchedulingRegisters != 0 && stats.registerDemand <= model.registerBudget) {
-    // The scheduler may let the demand grow to its ceiling to keep loads in flight; arrays held in registers
-    // keep theirs, the values get the rest.
-    const uint32_t ceiling = std::max<uint32_t>(model.loadSchedulingRegisters,
-                                                static_cast<uint32_t>(stats.registerDemand));
+  if (stats.registerDemand < model.loadSchedulingRegisters) {
+    // The scheduler may let the demand grow to its ceiling to keep loads in flight (at or above it, the demand is
+    // the ceiling and nothing can grow); arrays held in registers keep theirs, the values get the rest.
+    const uint32_t ceiling = model.loadSchedulingRegisters;
     const uint32_t valueCeiling = std::max(vectorPeak, ceiling - std::min(ceiling, arrays.maxRegisterComponents));
     std::vector<uint32_t> allComponents;
     std::span<const uint32_t> components = files.vectorComponents;
