@@ -177,6 +177,57 @@ struct BlockScheduler {
 
 }  // namespace
 
+uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Liveness& liveness,
+                               const analysis::LoopInfo& loops, const LoopUnrolling& unrolling,
+                               std::span<const uint32_t> components, uint32_t ceiling) {
+  uint32_t demand = 0;
+  std::vector<bool> fromLoad(module.values.size(), false);  // depends on a load of the loop being looked at
+  for (uint32_t l = 0; l < loops.loops().size(); ++l) {
+    const analysis::Loop& loop = loops.loops()[l];
+    if (!unrolling.unrolled[l] || !loop.tripCount || *loop.tripCount < 2) continue;
+    uint64_t loaded = 0;
+    for (ir::BlockId b : loop.blocks)
+      for (const ir::Instruction& inst : module.function.blocks[b].instructions) {
+        if (inst.result == ir::kNone) continue;
+        auto operands = module.Operands(inst);
+        bool dependent = false;
+        for (uint32_t k = 0; k < inst.valueCount && !dependent; ++k)
+          dependent = module.values[operands[k]].kind == ir::ValueKind::Instruction && fromLoad[operands[k]];
+        const InstructionCost cost = ClassifyInstruction(module, inst);
+        bool load = cost.latency == LatencyKind::Texture && inst.op != spv::OpSampledImage;
+        if (cost.latency == LatencyKind::Memory && inst.op == spv::OpLoad) {
+          const uint32_t storage = module.TypeOf(operands[0]).storageClass;
+          load = storage != spv::StorageClassFunction && storage != spv::StorageClassPrivate;
+        }
+        load = load && components[inst.result] != 0;  // not a descriptor, not a scalar (uniform) load
+        if (load && !dependent) loaded += components[inst.result];
+        fromLoad[inst.result] = dependent || load;
+      }
+    for (ir::BlockId b : loop.blocks)
+      for (const ir::Instruction& inst : module.function.blocks[b].instructions)
+        if (inst.result != ir::kNone) fromLoad[inst.result] = false;
+    if (loaded == 0) continue;
+    uint64_t liveIn = 0;
+    for (ir::ValueId v : liveness.LiveIn(loop.header)) liveIn += components[v];
+    for (const ir::Instruction& inst : module.function.blocks[loop.header].instructions) {
+      if (inst.op != spv::OpPhi) break;
+      // A phi whose value on entry is a constant holds nothing before the first copy computes it.
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        const ir::BlockId from = operands[inst.valueCount + k];
+        const bool entry = std::find(loop.blocks.begin(), loop.blocks.end(), from) == loop.blocks.end();
+        if (entry && module.values[operands[k]].kind == ir::ValueKind::Constant) {
+          liveIn -= std::min<uint64_t>(liveIn, components[inst.result]);
+          break;
+        }
+      }
+    }
+    const uint64_t inFlight = liveIn + loaded * *loop.tripCount;
+    demand = std::max<uint32_t>(demand, static_cast<uint32_t>(std::min<uint64_t>(inFlight, ceiling)));
+  }
+  return demand;
+}
+
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
                              std::span<const uint32_t> components, uint32_t ceiling) {
   LoadScheduling result;

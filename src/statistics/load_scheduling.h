@@ -4,7 +4,7 @@
 // texel fetches, samples), moves the independent instructions above it to below it, so the load climbs up to
 // what it depends on, as long as the block's vector register demand stays within a ceiling. The loaded values
 // are then live longer and several loads' results are live at once, so the registers a shader is given exceed
-// its unscheduled demand (texel_buffers.comp: demand 15, 16 registers unscheduled; 24 scheduled, RADV 32).
+// its unscheduled demand (texel_buffers.comp: demand 15, 16 registers unscheduled; 32 scheduled, as RADV).
 //
 // The same moves here, on the IR's blocks (values and their vector-register components from the register-file
 // split): a load does not climb past a store, atomic, barrier, kill or another vector load (their order is
@@ -22,7 +22,9 @@
 #include <span>
 
 #include "pipeline/analysis/liveness.h"
+#include "pipeline/analysis/loops.h"
 #include "pipeline/ir/module.h"
+#include "statistics/loop_unrolling.h"
 
 namespace crashtest::statistics {
 
@@ -35,5 +37,15 @@ struct LoadScheduling {
 // `ceiling`: the most vector components the scheduler may let a block reach.
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
                              std::span<const uint32_t> components, uint32_t ceiling);
+
+// The same scheduler on a loop the back end unrolls (loop_unrolling.h): the copies are one straight block, and each
+// iteration's loads whose addresses do not depend on a load of the loop climb above the first copy's uses, so
+// every iteration's loaded values are in flight together (spec_constants.comp's seven taps: seven loads, then the
+// sum; image_blur.comp's eight image loads). Per unrolled loop: the vector components live into it (less the
+// header phis that start from a constant: they hold nothing until the first copy computes them) plus trip count x
+// the components its hoistable loads produce, at most `ceiling`. Returns the largest such demand (0 without one).
+uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Liveness& liveness,
+                               const analysis::LoopInfo& loops, const LoopUnrolling& unrolling,
+                               std::span<const uint32_t> components, uint32_t ceiling);
 
 }  // namespace crashtest::statistics

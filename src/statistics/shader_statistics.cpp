@@ -243,6 +243,8 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
       components = allComponents;
     }
     LoadScheduling scheduled = ScheduleLoads(module, shader.liveness, components, valueCeiling);
+    scheduled.demand = std::max(scheduled.demand, UnrolledLoadsInFlight(module, shader.liveness, shader.loops,
+                                                                        unrolling, components, valueCeiling));
     stats.scheduledMoves = scheduled.moves;
     if (scheduled.demand > vectorPeak)
       stats.scheduledRegisterDemand =
