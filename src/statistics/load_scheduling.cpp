@@ -44,7 +44,7 @@ struct BlockScheduler {
 
   BlockScheduler(const ir::Module& m, const analysis::Liveness& l, std::span<const uint32_t> c, uint32_t limit)
       : module(m), liveness(l), components(c), ceiling(limit), live(m.values.size()), liveOut(m.values.size()),
-        depends(m.values.size()), readAfter(m.values.size()) {}
+        depends(m.values.size()), readAfter(m.values.size()), readsBelow(m.values.size(), 0) {}
 
   bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
 
@@ -88,16 +88,22 @@ struct BlockScheduler {
     return peak;
   }
 
-  // Whether the instruction at `position` is the last reader of `v` in this order (and v dies in the block).
-  bool LastUse(const ir::Block& block, const std::vector<uint32_t>& order, size_t position, ir::ValueId v) const {
-    if (liveOut.Test(v)) return false;
-    for (size_t j = position + 1; j < order.size(); ++j) {
-      const ir::Instruction& later = block.instructions[order[j]];
-      auto operands = module.Operands(later);
-      for (uint32_t k = 0; k < later.valueCount; ++k)
-        if (operands[k] == v) return false;
-    }
-    return true;
+  // Reads of each value below the instruction being looked at, for the load being scheduled: an instruction reads
+  // a value last when no read of it is below and it does not live out of the block.
+  std::vector<uint32_t> readsBelow;
+  std::vector<ir::ValueId> counted;
+
+  bool ReadLast(ir::ValueId v) const { return !liveOut.Test(v) && readsBelow[v] == 0; }
+  void CountReads(const ir::Instruction& inst) {
+    auto operands = module.Operands(inst);
+    for (uint32_t k = 0; k < inst.valueCount; ++k)
+      if (Tracked(operands[k])) {
+        if (readsBelow[operands[k]]++ == 0) counted.push_back(operands[k]);
+      }
+  }
+  void ResetReads() {
+    for (ir::ValueId v : counted) readsBelow[v] = 0;
+    counted.clear();
   }
 
   bool Reads(const ir::Instruction& inst, const StampSet& set) const {
@@ -109,14 +115,25 @@ struct BlockScheduler {
 
   // Marks the operands of the instruction at `position` as needed above the load (`depends`) and those it reads
   // last as values that must not be read below it (`readAfter`).
-  void Pin(const ir::Block& block, const std::vector<uint32_t>& order, size_t position) {
-    const ir::Instruction& inst = block.instructions[order[position]];
+  void Pin(const ir::Instruction& inst) {
     auto operands = module.Operands(inst);
     for (uint32_t k = 0; k < inst.valueCount; ++k) {
       if (!Tracked(operands[k])) continue;
       depends.Set(operands[k]);
-      if (LastUse(block, order, position, operands[k])) readAfter.Set(operands[k]);
+      if (ReadLast(operands[k])) readAfter.Set(operands[k]);
     }
+    CountReads(inst);
+  }
+
+  // Whether moving `inst` below the load can raise the block's peak: only by keeping an operand it reads last
+  // alive longer, or by a dead result (counted where it is defined); otherwise every position it passes loses
+  // its result and its own demand is that of the instruction it lands after.
+  bool MayRaisePeak(const ir::Instruction& inst) const {
+    if (inst.result != ir::kNone && ReadLast(inst.result)) return true;
+    auto operands = module.Operands(inst);
+    for (uint32_t k = 0; k < inst.valueCount; ++k)
+      if (Tracked(operands[k]) && components[operands[k]] != 0 && ReadLast(operands[k])) return true;
+    return false;
   }
 
   uint32_t Schedule(ir::BlockId b, uint32_t& moves) {
@@ -146,7 +163,8 @@ struct BlockScheduler {
       // Upwards: independent instructions above the load move to just below it, keeping their order.
       depends.Clear();
       readAfter.Clear();
-      Pin(block, order, current);
+      for (size_t j = current + 1; j < order.size(); ++j) CountReads(block.instructions[order[j]]);
+      Pin(block.instructions[order[current]]);
       size_t insert = current + 1;
       bool fenced = false;  // a store, atomic or barrier stays between: no memory read may cross it
       for (size_t q = current; q-- > 0 && k < kMaxMovesPerLoad && current - q < kWindow;) {
@@ -155,21 +173,24 @@ struct BlockScheduler {
         if (kinds[order[q]] != Kind::Movable || dependent || Reads(candidate, readAfter) ||
             (fenced && candidate.op == spv::OpLoad)) {
           fenced |= kinds[order[q]] == Kind::Fixed;
-          Pin(block, order, q);
+          Pin(candidate);
           continue;
         }
+        const bool check = MayRaisePeak(candidate);
         std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(q) + 1,
                     order.begin() + static_cast<ptrdiff_t>(insert));
-        if (peak() > ceiling) {
+        if (check && peak() > ceiling) {
           std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(insert) - 1,
                       order.begin() + static_cast<ptrdiff_t>(insert));
           break;
         }
+        CountReads(candidate);
         --current;
         --insert;
         ++k;
         ++moves;
       }
+      ResetReads();
     }
     return peak();
   }
