@@ -138,6 +138,14 @@ struct BlockScheduler {
 
   uint32_t Schedule(ir::BlockId b, uint32_t& moves) {
     const ir::Block& block = module.function.blocks[b];
+    // A block without a vector load keeps its order and its peak (the caller has the unscheduled one).
+    bool anyLoad = false;
+    for (const ir::Instruction& inst : block.instructions)
+      if (inst.result != ir::kNone && components[inst.result] != 0 && KindOf(inst) == Kind::VectorLoad) {
+        anyLoad = true;
+        break;
+      }
+    if (!anyLoad) return 0;
     std::vector<uint32_t> order;
     std::vector<Kind> kinds(block.instructions.size(), Kind::Movable);
     std::vector<uint32_t> loads;
@@ -155,7 +163,6 @@ struct BlockScheduler {
       liveOutSum += components[v];
     }
     auto peak = [&] { return Peak(block, order, liveInSum, liveOutSum, liveness.LiveOut(b)); };
-    if (loads.empty()) return peak();
 
     for (uint32_t load : loads) {
       size_t current = static_cast<size_t>(std::find(order.begin(), order.end(), load) - order.begin());
@@ -202,6 +209,7 @@ uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Livenes
                                const analysis::LoopInfo& loops, const LoopUnrolling& unrolling,
                                std::span<const uint32_t> components, uint32_t ceiling) {
   uint32_t demand = 0;
+  if (std::find(unrolling.unrolled.begin(), unrolling.unrolled.end(), true) == unrolling.unrolled.end()) return 0;
   std::vector<bool> fromLoad(module.values.size(), false);  // depends on a load of the loop being looked at
   for (uint32_t l = 0; l < loops.loops().size(); ++l) {
     const analysis::Loop& loop = loops.loops()[l];
