@@ -147,6 +147,7 @@ Json DescribeMachine(const MachineModel& m) {
           {"privateArrayRegisterLimit", m.privateArrayRegisterLimit},
           {"loopUnrollIterations", m.loopUnrollIterations},
           {"loopUnrollIterationsForLoads", m.loopUnrollIterationsForLoads},
+          {"loadSchedulingRegisters", m.loadSchedulingRegisters},
           {"statisticDialect", StatisticDialectName(m.dialect)},
           {"latency",
            {{"alu", l.alu},

@@ -87,7 +87,8 @@ void PrintVerbose(const Json& d, std::ostream& out) {
       << m["scalarAllocationGranule"].dump() << "; SIMDs/core " << m["simdsPerCore"].dump()
       << "; private arrays in registers up to " << m["privateArrayRegisterLimit"].dump() << " components\n"
       << "      loops unrolled up to " << m["loopUnrollIterations"].dump() << " iterations ("
-      << m["loopUnrollIterationsForLoads"].dump() << " with loads to overlap)\n"
+      << m["loopUnrollIterationsForLoads"].dump() << " with loads to overlap); loads scheduled up to "
+      << m["loadSchedulingRegisters"].dump() << " registers\n"
       << "      statistics dialect: " << m["statisticDialect"].get<std::string>() << '\n'
       << "      latency (cycles):";
   for (const auto& [name, cycles] : m["latency"].items()) out << ' ' << name << ' ' << cycles.dump();

@@ -75,6 +75,11 @@ struct MachineModel {
   // lets the scheduler overlap the loads). 0 = the compiler does not unroll.
   uint32_t loopUnrollIterations = 0;
   uint32_t loopUnrollIterationsForLoads = 0;
+  // The pre-register-allocation scheduler moves vector memory loads up, away from their first use, so that their
+  // latency overlaps other work (statistics/load_scheduling.h): their results are then live longer. It lets the
+  // vector register demand grow up to this many registers (or the demand itself, if higher). ACO on RDNA2: 30 =
+  // the 32 registers at its target of 14 wave64 waves per SIMD, less the 2 it keeps free. 0 = not modelled.
+  uint32_t loadSchedulingRegisters = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };

@@ -154,6 +154,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"privateArrayRegisterLimit", &MachineModel::privateArrayRegisterLimit},
       {"loopUnrollIterations", &MachineModel::loopUnrollIterations},
       {"loopUnrollIterationsForLoads", &MachineModel::loopUnrollIterationsForLoads},
+      {"loadSchedulingRegisters", &MachineModel::loadSchedulingRegisters},
   };
   struct LatencyField {
     std::string_view name;
@@ -170,7 +171,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
                           "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
                           "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
                           "privateArrayRegisterLimit", "loopUnrollIterations", "loopUnrollIterationsForLoads",
-                          "statisticDialect", "latency"});
+                          "loadSchedulingRegisters", "statisticDialect", "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())
       ok &= ReadU32(ctx, *it, JoinPath(path, f.name), out.*f.member);

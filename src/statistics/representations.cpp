@@ -76,7 +76,11 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
   Append(out, "; register demand %" PRIu64 " (peak live 32-bit components", stats.registerDemand);
   if (peak != 0) Append(out, ", first at block%u instruction %u", peakBlock, peakIndex);
   Append(out, "); budget %u per invocation\n", model.registerBudget);
-  Append(out, "; registers %" PRIu64 " = min(demand, budget) rounded up to the granule of %u\n",
+  if (model.loadSchedulingRegisters != 0)
+    Append(out, "; scheduled demand %" PRIu64 " (loads kept in flight, %" PRIu64 " instructions moved; ceiling %u "
+                "registers or the demand)\n",
+           stats.scheduledRegisterDemand, stats.scheduledMoves, model.loadSchedulingRegisters);
+  Append(out, "; registers %" PRIu64 " = min(scheduled demand, budget) rounded up to the granule of %u\n",
          stats.registersAllocated, model.allocationGranule);
   if (stats.arrayRegisters != 0)
     Append(out, "; of the demand, %" PRIu64 " components are dynamically indexed private arrays kept in registers "

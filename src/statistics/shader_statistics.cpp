@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "statistics/loop_unrolling.h"
+#include "statistics/load_scheduling.h"
 #include "statistics/loop_weights.h"
 #include "statistics/memory_footprint.h"
 #include "statistics/private_arrays.h"
@@ -143,7 +144,7 @@ uint64_t Hash(const pipeline::CompiledShader& shader, const MachineModel& model,
                      model.latency.shared, model.latency.texture, model.latency.branch, model.latency.barrier,
                      model.latency.atomic, model.scalarRegisterBudget, model.scalarAllocationGranule,
                      model.privateArrayRegisterLimit, model.loopUnrollIterations, model.loopUnrollIterationsForLoads,
-                     model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
+                     model.loadSchedulingRegisters, model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
     hash.Add(v);
   return hash.Value();
 }
@@ -226,8 +227,31 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   stats.registerDemand =
       arrays.registerComponentsAt.empty() ? vectorPeak : VectorDemand(module, *vectorLiveness, arrays);
   stats.registerBudget = model.registerBudget;
-  stats.registersAllocated = RoundUp(std::max<uint64_t>(std::min(stats.registerDemand, stats.registerBudget), 1),
-                                     granule);
+  stats.scheduledRegisterDemand = stats.registerDemand;
+  if (stats.registerDemand < model.loadSchedulingRegisters) {
+    // The scheduler may let the demand grow to its ceiling to keep loads in flight (at or above it, the demand is
+    // the ceiling and nothing can grow); arrays held in registers keep theirs, the values get the rest.
+    const uint32_t ceiling = model.loadSchedulingRegisters;
+    const uint32_t valueCeiling = std::max(vectorPeak, ceiling - std::min(ceiling, arrays.maxRegisterComponents));
+    std::vector<uint32_t> allComponents;
+    std::span<const uint32_t> components = files.vectorComponents;
+    if (!files.split) {
+      allComponents.assign(module.values.size(), 0);
+      for (ir::ValueId v = 0; v < module.values.size(); ++v)
+        if (module.values[v].kind == ir::ValueKind::Instruction)
+          allComponents[v] = analysis::RegisterComponents(module, module.values[v].type);
+      components = allComponents;
+    }
+    LoadScheduling scheduled = ScheduleLoads(module, shader.liveness, components, valueCeiling);
+    scheduled.demand = std::max(scheduled.demand, UnrolledLoadsInFlight(module, shader.liveness, shader.loops,
+                                                                        unrolling, components, valueCeiling));
+    stats.scheduledMoves = scheduled.moves;
+    if (scheduled.demand > vectorPeak)
+      stats.scheduledRegisterDemand =
+          std::max<uint64_t>(stats.registerDemand, uint64_t{scheduled.demand} + arrays.maxRegisterComponents);
+  }
+  stats.registersAllocated =
+      RoundUp(std::max<uint64_t>(std::min(stats.scheduledRegisterDemand, stats.registerBudget), 1), granule);
   // Arrays held in registers pin theirs; the values compete for the rest.
   if (vectorPeak > valueBudget)
     stats.spilling = SimulateSpilling(module, *vectorLiveness, shader.loops, weights, valueBudget,

@@ -55,8 +55,8 @@ constexpr StatisticDescriptor kCrashtest[] = {
      "where the machine has scalar registers), private arrays kept in registers included",
      kU64, Better::Lower, false, [](S s) { return s.registerDemand; }},
     {"registers", "Registers",
-     "32-bit vector registers allocated per invocation: demand capped at the budget, rounded up to the "
-     "allocation granule",
+     "32-bit vector registers allocated per invocation: demand (after the scheduler keeps loads in flight, where "
+     "the model has one) capped at the budget, rounded up to the allocation granule",
      kU64, Better::Lower, false, [](S s) { return s.registersAllocated; }},
     {"scalarRegisterDemand", "Scalar register demand",
      "Peak number of scalar registers live at once in a subgroup: uniform values, divergent booleans as lane "

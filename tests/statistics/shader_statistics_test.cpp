@@ -338,6 +338,47 @@ TEST(PrivateArrays, ASmallDynamicallyIndexedArrayStaysInRegistersUpToTheModelsLi
   EXPECT_GT(spilled.spills, 0u);
 }
 
+TEST(LoadScheduling, LoadsKeptInFlightTakeRegistersUpToTheSchedulersCeiling) {
+  // texel_buffers.comp fetches two texels per channel in a loop of four that the back end unrolls; its scheduler
+  // issues each fetch as soon as its coordinates are ready, so the fetched values are live together (RADV: 10
+  // VGPRs of demand before its scheduler, 32 after). The unscheduled demand is the same with and without it.
+  const MachineModel& amd = BuiltinModel("amd-rdna2");
+  ASSERT_EQ(amd.loadSchedulingRegisters, 30u);
+  const pipeline::CompiledShader shader = CompileCorpus("texel_buffers.comp.spv");
+  ShaderStatistics scheduled = statistics::ComputeStatistics(shader, amd, VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_GT(scheduled.scheduledMoves, 0u);
+  EXPECT_GT(scheduled.scheduledRegisterDemand, scheduled.registerDemand);
+  EXPECT_LE(scheduled.scheduledRegisterDemand, 30u);
+  EXPECT_EQ(scheduled.registersAllocated, 32u);
+  MachineModel unscheduled = amd;
+  unscheduled.loadSchedulingRegisters = 0;
+  ShaderStatistics plain = statistics::ComputeStatistics(shader, unscheduled, VK_SHADER_STAGE_COMPUTE_BIT);
+  EXPECT_EQ(plain.registerDemand, scheduled.registerDemand);
+  EXPECT_EQ(plain.scheduledRegisterDemand, plain.registerDemand);
+  EXPECT_EQ(plain.registersAllocated, 16u);
+  // The ceiling bounds the growth: at the demand itself nothing may grow.
+  MachineModel tight = amd;
+  tight.loadSchedulingRegisters = static_cast<uint32_t>(scheduled.registerDemand);
+  EXPECT_EQ(statistics::ComputeStatistics(shader, tight, VK_SHADER_STAGE_COMPUTE_BIT).scheduledRegisterDemand,
+            scheduled.registerDemand);
+  // A shader whose loads already sit where their operands are ready has nothing to gain.
+  ShaderStatistics saxpy = StatsOf("saxpy.comp.spv", "amd-rdna2");
+  EXPECT_EQ(saxpy.scheduledRegisterDemand, saxpy.registerDemand);
+  // Unrolled loops: every iteration's independent loads are in flight together, up to the ceiling. The 96
+  // loads of stats_array_96's first loop fill it (RADV: 32); spec_constants' seven taps add seven (RADV: 8).
+  ShaderStatistics array96 = StatsOf("stats_array_96.comp.spv", "amd-rdna2");
+  EXPECT_EQ(array96.scheduledRegisterDemand, 30u);
+  EXPECT_EQ(array96.registersAllocated, 32u);
+  EXPECT_EQ(statistics::ComputeStatistics(CompileCorpus("stats_array_96.comp.spv"), unscheduled,
+                                          VK_SHADER_STAGE_COMPUTE_BIT).registersAllocated, 8u);
+  ShaderStatistics taps = StatsOf("spec_constants.comp.spv", "amd-rdna2");
+  EXPECT_GT(taps.scheduledRegisterDemand, taps.registerDemand);
+  EXPECT_EQ(taps.registersAllocated, 8u);
+  // Models without a scheduler ceiling are unchanged.
+  EXPECT_EQ(StatsOf("texel_buffers.comp.spv", "mali-g78").scheduledRegisterDemand,
+            StatsOf("texel_buffers.comp.spv", "mali-g78").registerDemand);
+}
+
 TEST(PrivateArrays, AnArrayOfConstantsIsConstantDataNotRegistersOrScratch) {
   // alpha_test.frag indexes `const uint bayer[16]` dynamically: the back end moves it into the shader's constant
   // data (NIR's nir_opt_large_constants), whatever the model's array limit.
