@@ -181,6 +181,10 @@ constexpr std::string_view kFeatures[] = {
     // Polygon modes LINE and POINT: the edges or vertices of the triangles culling keeps (tests/raster
     // "NonSolidPolygonModes").
     "VkPhysicalDeviceFeatures.fillModeNonSolid",
+    // Sample shading: one fragment invocation per covered sample (pipeline minSampleShading, SampleId,
+    // SamplePosition, Sample inputs) and InterpolateAtCentroid/Sample/Offset (src/raster/fragment_stage.cpp;
+    // tests/raster "SampleShading*", "InterpolateAt").
+    "VkPhysicalDeviceFeatures.sampleRateShading",
     "VkPhysicalDeviceFeatures.shaderClipDistance",
     "VkPhysicalDeviceFeatures.shaderCullDistance",
     "VkPhysicalDeviceFeatures.vertexPipelineStoresAndAtomics",

@@ -149,6 +149,8 @@ struct InterfaceSlot {
   uint8_t kind = 0;          // the components' Scalar (ops/lane_access.h)
   bool flat = false;         // Flat (or an integer, which must be Flat): the provoking vertex's value
   bool noPerspective = false;
+  bool centroid = false;     // Centroid: interpolated inside the primitive's coverage of the pixel
+  bool perSample = false;    // Sample: interpolated at the sample shaded (and the shader runs per sample)
 };
 
 // A built-in output (Position, PointSize, ClipDistance, CullDistance, FragDepth, SampleMask, ...) in the
@@ -201,6 +203,14 @@ struct Executable {
   std::vector<InterfaceSlot> inputs, outputs;
   std::vector<BuiltinOutput> builtinOutputs;
   bool usesDerivatives = false;
+  // Fragment shaders using InterpolateAtCentroid/Sample/Offset: the rasteriser writes, per lane, each input word
+  // w's interpolation around the pixel centre into private rows interpolationWord + 4 w + {0: value (or numerator)
+  // at the centre, 1: step per pixel in x, 2: step in y, 3: 1.0 for perspective division, else 0.0}, for w below
+  // interpolatedWords; then, at interpolationWord + 4 interpolatedWords, the reciprocal w at the centre, its x and y
+  // steps, and the lane's centroid offset (x, y) from the centre. kNoWord: not used.
+  static constexpr uint32_t kNoWord = ~0u;
+  uint32_t interpolationWord = kNoWord;
+  uint32_t interpolatedWords = 0;
   // Fragment shaders with the EarlyFragmentTests execution mode: depth and stencil tests run before the shader.
   bool earlyFragmentTests = false;
   bool usesBarriers = false;

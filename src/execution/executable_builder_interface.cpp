@@ -3,6 +3,8 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
+
 #include "execution/ops/ops.h"
 
 namespace crashtest::execution::builder {
@@ -82,7 +84,29 @@ bool Builder::AddLocations(const ir::Global& global, ir::TypeId type, uint32_t* 
   // Integer fragment inputs must be Flat ("VUID-StandaloneSpirv-Flat-04744"); interpolating them would be wrong.
   slot.flat = global.flat || !IsFloat(kind);
   slot.noPerspective = global.noPerspective;
+  slot.centroid = global.centroid;
+  slot.perSample = global.perSample;
   out->push_back(slot);
+  return true;
+}
+
+// InterpolateAtCentroid, InterpolateAtSample, InterpolateAtOffset: "Interpolant must be a pointer to the Input
+// Storage Class" of a fragment shader. The first use reserves the private rows the rasteriser fills with each input
+// word's interpolation around the pixel centre (Executable::interpolationWord).
+bool Builder::EmitInterpolateAt(const ir::Instruction& inst, std::span<const uint32_t> values, uint32_t ext) {
+  if (m_.entryPoint.executionModel != spv::ExecutionModelFragment)
+    return Fail(inst, "an interpolation function outside a fragment shader in");
+  if (values.size() < (ext == 76 ? 1u : 2u) || StorageClassOf(values[0]) != spv::StorageClassInput)
+    return Fail(inst, "an interpolation function whose interpolant is not an input variable in");
+  if (x_.interpolationWord == Executable::kNoWord) {
+    uint32_t end = 0;
+    for (const InterfaceSlot& in : x_.inputs) end = std::max(end, in.word + in.components);
+    x_.interpolatedWords = end;
+    x_.interpolationWord = x_.privateWords;
+    x_.privateWords += 4 * end + 5;
+  }
+  Emit(&ops::InterpolateAt, slot_[inst.result], slot_[values[0]], ext == 76 ? 0 : slot_[values[1]], 0,
+       layout_.Components(inst.type), ext);
   return true;
 }
 

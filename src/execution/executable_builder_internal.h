@@ -71,6 +71,7 @@ class Builder {
                         uint32_t resultSlot);
   uint32_t AccessFor(ir::TypeId pointee, uint32_t matrixLayout, std::string* why);
   bool EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t> operands);
+  bool EmitInterpolateAt(const ir::Instruction& inst, std::span<const uint32_t> values, uint32_t ext);
   bool EmitAtomic(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitSubgroup(const ir::Instruction& inst, std::span<const uint32_t> operands);
   bool EmitSubgroupKhr(const ir::Instruction& inst, std::span<const uint32_t> operands);

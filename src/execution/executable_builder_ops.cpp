@@ -14,6 +14,7 @@ bool Builder::EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t>
     Emit(&ops::Copy, slot_[inst.result], slot_[values[0]], 0, 0, 2, 0);
     return true;
   }
+  if (ext == 76 || ext == 77 || ext == 78) return EmitInterpolateAt(inst, values, ext);
   Scalar kind = Scalar::F32;
   if (!values.empty()) layout_.ScalarOf(m_.values[values[0]].type, &kind);
   OpHandler fn = ops::Glsl(ext, kind, static_cast<uint32_t>(values.size()));

@@ -32,6 +32,10 @@ class InvocationBatch {
   void SetPixels(const int32_t* x, const int32_t* y, uint32_t layer) {
     state_.pixelX = x, state_.pixelY = y, state_.pixelLayer = layer;
   }
+  // The sample locations (x, y pairs, offsets from the pixel centre) of the draw's rasterisation samples.
+  void SetSamplePositions(const float* offsets, uint32_t count) {
+    state_.samplePositions = offsets, state_.sampleCount = count;
+  }
   // Lanes that were killed (OpKill, OpTerminateInvocation) or demoted during the last Run.
   uint64_t killed() const { return state_.killed; }
 

@@ -38,6 +38,10 @@ struct SubgroupState {
   const int32_t* pixelX = nullptr;
   const int32_t* pixelY = nullptr;
   uint32_t pixelLayer = 0;
+  // Fragment quads: the sample locations of the rasterisation, as (x, y) offsets from the pixel centre, for
+  // InterpolateAtSample (nullptr and 0 outside fragment shaders).
+  const float* samplePositions = nullptr;
+  uint32_t sampleCount = 0;
 
   // Control (interpreter.cpp).
   uint64_t* blockMask = nullptr;     // lanes waiting at each block position

@@ -119,6 +119,7 @@ VkResult ReadFixedFunctionState(const Device& device, const std::string& where,
     // "pSampleMask is ... NULL: all bits set" (the mask has ceil(samples / 32) words; at most 32 samples here).
     state->sampleMask = ms->pSampleMask != nullptr ? ms->pSampleMask[0] : ~0u;
     state->sampleShadingEnable = ms->sampleShadingEnable == VK_TRUE;
+    state->minSampleShading = ms->minSampleShading;
     state->alphaToCoverageEnable = ms->alphaToCoverageEnable == VK_TRUE;
     state->alphaToOneEnable = ms->alphaToOneEnable == VK_TRUE;
   }

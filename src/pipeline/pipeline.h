@@ -55,6 +55,7 @@ struct GraphicsState {
   VkSampleCountFlagBits rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   uint32_t sampleMask = ~0u;
   bool sampleShadingEnable = false, alphaToCoverageEnable = false, alphaToOneEnable = false;
+  float minSampleShading = 0;
   std::vector<VkDynamicState> dynamicStates;
   // Render pass and subpass (the handle only identifies it: the pass may be destroyed after creation), or
   // VK_NULL_HANDLE with dynamic rendering, whose formats come from VkPipelineRenderingCreateInfo.

@@ -198,13 +198,11 @@ bool GraphicsDispatcher::Flatten(const DrawAttachments& attachments, const std::
       return false;
     }
   }
-  if (g.sampleShadingEnable) {
-    Warn(where, std::string(pipelineId) + " enables sample shading, which is not executed yet");
-    return false;
-  }
   state->multisample.samples = static_cast<uint32_t>(g.rasterizationSamples);
   state->multisample.sampleMask = g.sampleMask;
   state->multisample.alphaToCoverage = g.alphaToCoverageEnable;
+  state->multisample.sampleShading = g.sampleShadingEnable;
+  state->multisample.minSampleShading = g.minSampleShading;
   state->logicOpEnable = g.logicOpEnable;
   state->logicOp = g.logicOp;
 

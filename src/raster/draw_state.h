@@ -70,11 +70,14 @@ struct DepthStencilState {
 };
 
 // "Multisampling" (28.3): samples per pixel at the standard sample locations, the pipeline's sample mask and
-// alpha to coverage.
+// alpha to coverage; and sample shading ("Sample Shading", 28.9) as the pipeline asks for it (the fragment shader
+// can ask for it too).
 struct MultisampleState {
   uint32_t samples = 1;
   uint32_t sampleMask = ~0u;
   bool alphaToCoverage = false;
+  bool sampleShading = false;
+  float minSampleShading = 0;
 };
 
 struct RasterState {

@@ -33,6 +33,7 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
         case spv::BuiltInSamplePosition: samplePositionWord_ = in.word; break;
         case spv::BuiltInViewIndex: viewIndexWord_ = in.word; break;
         case spv::BuiltInPointCoord: pointCoordWord_ = in.word; break;
+        case spv::BuiltInSampleId: sampleIdWord_ = in.word; break;
         default: break;
       }
     }
@@ -57,8 +58,25 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
     const uint8_t(*table)[2] = samples_ == 2 ? k2 : samples_ == 4 ? k4 : samples_ == 8 ? k8 : k16;
     const uint32_t bits = std::clamp(state.raster.subPixelBits, 1u, 12u);
     for (uint32_t s = 0; s < samples_; ++s)
-      for (int k = 0; k < 2; ++k)
+      for (int k = 0; k < 2; ++k) {
         sampleOffset_[s][k] = bits >= 4 ? int64_t{table[s][k]} << (bits - 4) : int64_t{table[s][k]} >> (4 - bits);
+        samplePosition_[s][k] = static_cast<float>(table[s][k]) / 16.0f - 0.5f;
+      }
+    // "If a fragment shader entry point's interface includes an input variable decorated with SampleId or
+    // SamplePosition, Sample Shading is considered enabled with a minSampleShading value of 1.0"; otherwise the
+    // pipeline's sampleShadingEnable with "max(ceil(minSampleShading x rasterizationSamples), 1)" invocations per
+    // pixel, at least: every covered sample is shaded once whenever that is above 1.
+    bool shaderAsks = sampleIdWord_ != UINT32_MAX || samplePositionWord_ != UINT32_MAX;
+    if (batch_)
+      for (const execution::InterfaceSlot& in : state.fragment.exe->inputs) shaderAsks = shaderAsks || in.perSample;
+    const MultisampleState& ms = state.multisample;
+    perSample_ = shaderAsks || (ms.sampleShading && ms.minSampleShading * static_cast<float>(samples_) > 1.0f);
+    for (const VaryingWord& v : varyings.words) centroidInputs_ = centroidInputs_ || (v.centroid && !v.flat);
+  }
+  if (batch_) {
+    batch_->SetSamplePositions(&samplePosition_[0][0], samples_);
+    if (state.fragment.exe->interpolationWord != execution::Executable::kNoWord)
+      interpolationWord_ = state.fragment.exe->interpolationWord;
   }
   SetUpDirectPath();
 }
@@ -134,11 +152,33 @@ void FragmentStage::WriteDirectColors(const Lane& lane, uint32_t l) {
 #endif
 }
 
-void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered) {
+float FragmentStage::SampleDepth(const TriangleSetup& t, int64_t x, int64_t y, uint32_t s) const {
+  const int64_t sx = x << t.bits, sy = y << t.bits;
+  double z = 0;
+  for (int k = 0; k < 3; ++k)
+    z += static_cast<double>(t.A[k] * (sx + sampleOffset_[s][0]) + t.B[k] * (sy + sampleOffset_[s][1]) + t.E0[k]) *
+         t.invC * t.z[k];
+  return static_cast<float>(z) + t.depthOffset;
+}
+
+void FragmentStage::CentroidOffset(uint32_t coverage, float* ox, float* oy) const {
+  const uint32_t all = samples_ >= 32 ? ~0u : (1u << samples_) - 1;
+  if (coverage == 0 || (coverage & all) == all) {
+    *ox = 0, *oy = 0;
+    return;
+  }
+  const auto s = static_cast<uint32_t>(std::countr_zero(coverage));
+  *ox = samplePosition_[s][0], *oy = samplePosition_[s][1];
+}
+
+void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered, uint32_t sample) {
   const AttributePlanes& p = planes_;
+  // Where the lanes are evaluated, from the pixel centres: the sample shaded, or the centres themselves.
+  const float ox = sample == kPixel ? 0.0f : samplePosition_[sample][0];
+  const float oy = sample == kPixel ? 0.0f : samplePosition_[sample][1];
   for (uint32_t i = 0; i < 4; ++i) {
     const int64_t x = qx + (i & 1), y = qy + (i >> 1);
-    const auto dx = static_cast<double>(x - p.originX), dy = static_cast<double>(y - p.originY);
+    const double dx = static_cast<double>(x - p.originX) + ox, dy = static_cast<double>(y - p.originY) + oy;
     Lane& lane = lanes_[used_ + i];
     lane.x = static_cast<int32_t>(x), lane.y = static_cast<int32_t>(y), lane.front = t.front;
     lane.z = static_cast<float>(p.z.at + p.z.dx * dx + p.z.dy * dy) + t.depthOffset;
@@ -148,43 +188,94 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
   execution::InvocationBatch& batch = *batch_;
   // The quad's pixels relative to the planes' origin, lanes in quad order (x fastest).
   const auto x0 = static_cast<float>(qx - p.originX), y0 = static_cast<float>(qy - p.originY);
-  const Float4 X = Float4{0, 1, 0, 1} + x0, Y = Float4{0, 0, 1, 1} + y0;
-  auto evaluate = [&](const Plane<float>& plane) { return plane.at + plane.dx * X + plane.dy * Y; };
+  const Float4 centreX = Float4{0, 1, 0, 1} + x0, centreY = Float4{0, 0, 1, 1} + y0;
+  const Float4 X = centreX + ox, Y = centreY + oy;
+  auto evaluateAt = [](const Plane<float>& plane, const Float4& at, const Float4& bt) {
+    return plane.at + plane.dx * at + plane.dy * bt;
+  };
+  auto evaluate = [&](const Plane<float>& plane) { return evaluateAt(plane, X, Y); };
   auto store = [&](uint32_t word, const Float4& value) { std::memcpy(batch.Row(word) + used_, &value, sizeof value); };
-  const Float4 invW = evaluate(p.invWf);
-  const Float4 r = 1.0f / invW;
+  // Inputs at the pixel centre: "Fragment input variables decorated with neither Centroid nor Sample may be
+  // assigned a value interpolated at any location within the pixel" (the centre, as lavapipe does, also under
+  // sample shading); Sample ones at the sample shaded; Centroid ones (multisampled) at the lane's centroid.
+  const Float4 r = 1.0f / evaluateAt(p.invWf, centreX, centreY);
+  const bool moved = sample != kPixel || centroidInputs_ || interpolationWord_ != UINT32_MAX;
+  Float4 sampleR = r, centroidX = centreX, centroidY = centreY, centroidR = r;
+  if (moved) {
+    if (sample != kPixel) sampleR = 1.0f / evaluate(p.invWf);
+    Float4 cx{}, cy{};
+    for (uint32_t i = 0; i < 4; ++i) {
+      float offsetX, offsetY;
+      CentroidOffset(lanes_[used_ + i].pixelCoverage, &offsetX, &offsetY);
+      cx[i] = offsetX, cy[i] = offsetY;
+    }
+    if (centroidInputs_) {
+      centroidX = centreX + cx, centroidY = centreY + cy;
+      centroidR = 1.0f / evaluateAt(p.invWf, centroidX, centroidY);
+    }
+    if (interpolationWord_ != UINT32_MAX) {
+      const uint32_t common = interpolationWord_ + 4 * state_.fragment.exe->interpolatedWords;
+      store(common, evaluateAt(p.invWf, centreX, centreY));
+      store(common + 1, Float4{} + p.invWf.dx);
+      store(common + 2, Float4{} + p.invWf.dy);
+      store(common + 3, cx);
+      store(common + 4, cy);
+    }
+  }
   for (size_t i = 0; i < varyings_.words.size(); ++i) {
     const VaryingWord& v = varyings_.words[i];
     const Plane<float>& plane = p.varying[i];
-    if (v.flat)
+    if (v.flat) {
       store(v.fragmentWord, Float4{plane.at, plane.at, plane.at, plane.at});
-    else
-      store(v.fragmentWord, v.noPerspective ? evaluate(plane) : evaluate(plane) * r);
+    } else if (!moved) {
+      store(v.fragmentWord, v.noPerspective ? evaluateAt(plane, centreX, centreY)
+                                            : evaluateAt(plane, centreX, centreY) * r);
+    } else {
+      const bool atSample = v.perSample && sample != kPixel, atCentroid = v.centroid && centroidInputs_;
+      const Float4& ex = atSample ? X : atCentroid ? centroidX : centreX;
+      const Float4& ey = atSample ? Y : atCentroid ? centroidY : centreY;
+      const Float4& er = atSample ? sampleR : atCentroid ? centroidR : r;
+      store(v.fragmentWord, v.noPerspective ? evaluateAt(plane, ex, ey) : evaluateAt(plane, ex, ey) * er);
+    }
+    if (interpolationWord_ != UINT32_MAX && v.fragmentWord < state_.fragment.exe->interpolatedWords) {
+      // InterpolateAt*: the input around the pixel centre (x, y steps per pixel; perspective division or not).
+      const uint32_t at = interpolationWord_ + 4 * v.fragmentWord;
+      store(at, v.flat ? Float4{} + plane.at : evaluateAt(plane, centreX, centreY));
+      store(at + 1, Float4{} + (v.flat ? 0.0f : plane.dx));
+      store(at + 2, Float4{} + (v.flat ? 0.0f : plane.dy));
+      store(at + 3, Float4{} + (v.flat || v.noPerspective ? 0.0f : 1.0f));
+    }
   }
   if (fragCoordWord_ != UINT32_MAX) {
-    store(fragCoordWord_, Float4{0, 1, 0, 1} + (static_cast<float>(qx) + 0.5f));
-    store(fragCoordWord_ + 1, Float4{0, 0, 1, 1} + (static_cast<float>(qy) + 0.5f));
+    // "When Sample Shading is enabled, the x and y components of FragCoord reflect the location of one of the
+    // samples corresponding to the shader invocation."
+    store(fragCoordWord_, Float4{0, 1, 0, 1} + (static_cast<float>(qx) + 0.5f + ox));
+    store(fragCoordWord_ + 1, Float4{0, 0, 1, 1} + (static_cast<float>(qy) + 0.5f + oy));
     for (uint32_t i = 0; i < 4; ++i) {
       batch.Row(fragCoordWord_ + 2)[used_ + i] = std::bit_cast<uint32_t>(lanes_[used_ + i].z);
-      const auto dx = static_cast<double>(i & 1) + x0, dy = static_cast<double>(i >> 1) + y0;
+      const auto dx = static_cast<double>(i & 1) + x0 + ox, dy = static_cast<double>(i >> 1) + y0 + oy;
       batch.Row(fragCoordWord_ + 3)[used_ + i] =
           std::bit_cast<uint32_t>(static_cast<float>(p.invW.at + p.invW.dx * dx + p.invW.dy * dy));
     }
   }
   const bool perLaneBuiltins = frontFacingWord_ != UINT32_MAX || helperWord_ != UINT32_MAX ||
                                sampleMaskInWord_ != UINT32_MAX || primitiveIdWord_ != UINT32_MAX ||
-                               viewIndexWord_ != UINT32_MAX || samplePositionWord_ != UINT32_MAX;
+                               viewIndexWord_ != UINT32_MAX || samplePositionWord_ != UINT32_MAX ||
+                               sampleIdWord_ != UINT32_MAX;
   for (uint32_t i = 0; i < 4 && perLaneBuiltins; ++i) {
     const uint32_t lane = used_ + i;
     const bool in = (covered >> i & 1) != 0;
     if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
     if (helperWord_ != UINT32_MAX) batch.Row(helperWord_)[lane] = in ? 0 : 1;
+    // Under sample shading the lane's coverage is its one sample: "the bit for the sample being shaded".
     if (sampleMaskInWord_ != UINT32_MAX) batch.Row(sampleMaskInWord_)[lane] = in ? lanes_[lane].coverage : 0;
     if (primitiveIdWord_ != UINT32_MAX) batch.Row(primitiveIdWord_)[lane] = t.primitiveId;
     if (viewIndexWord_ != UINT32_MAX) batch.Row(viewIndexWord_)[lane] = state_.viewIndex;
+    if (sampleIdWord_ != UINT32_MAX) batch.Row(sampleIdWord_)[lane] = sample == kPixel ? 0 : sample;
     if (samplePositionWord_ != UINT32_MAX) {
-      batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f);
-      batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f);
+      // "the sub-pixel position of the sample being shaded", (0, 0) at the pixel's top left.
+      batch.Row(samplePositionWord_)[lane] = std::bit_cast<uint32_t>(0.5f + ox);
+      batch.Row(samplePositionWord_ + 1)[lane] = std::bit_cast<uint32_t>(0.5f + oy);
     }
   }
   // "gl_PointCoord = (0.5 + (x_f - x_p) / size, 0.5 + (y_f - y_p) / size)" (28.4): linear over the square.
@@ -192,6 +283,30 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
     store(pointCoordWord_, evaluate(p.pointCoord[0]));
     store(pointCoordWord_ + 1, evaluate(p.pointCoord[1]));
   }
+}
+
+bool FragmentStage::QuadPerSample(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t mask,
+                                  const uint32_t coverage[4], execution::ShaderFault* fault, bool* stopped) {
+  for (uint32_t s = 0; s < samples_; ++s) {
+    uint32_t lanes = 0;  // the quad's pixels covering sample s
+    for (uint32_t i = 0; i < 4; ++i)
+      if ((mask >> i & 1) != 0 && (coverage[i] >> s & 1) != 0) lanes |= 1u << i;
+    if (lanes == 0) continue;
+    if (used_ == width_ && !Flush(fault, stopped)) return false;
+    for (uint32_t i = 0; i < 4; ++i) {
+      Lane& lane = lanes_[used_ + i];
+      const bool covered = (lanes >> i & 1) != 0;
+      lane.coverage = covered ? 1u << s : 0;
+      // Centroid: "a location that lies in both the pixel and in the primitive", the pixel's coverage (as lavapipe).
+      lane.pixelCoverage = (mask >> i & 1) != 0 ? coverage[i] : 0;
+      if (!covered) continue;
+      lane.sampleZ[s] = SampleDepth(t, qx + (i & 1), qy + (i >> 1), s);
+      covered_ |= uint64_t{1} << (used_ + i);
+    }
+    WriteQuad(t, qx, qy, lanes, s);
+    used_ += 4;
+  }
+  return true;
 }
 
 bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution::ShaderFault* fault,
@@ -264,26 +379,23 @@ bool FragmentStage::Triangle(const TriangleSetup& t, const Rect& tile, execution
       }
       for (int k = 0; k < 3; ++k) rowE[k] += 2 * stepX[k];
       if (mask == 0) continue;
+      if (perSample_) {
+        if (!QuadPerSample(t, qx, qy, mask, coverage, fault, stopped)) return false;
+        continue;
+      }
       if (used_ == width_ && !Flush(fault, stopped)) return false;
       if (samples_ == 1) {
-        for (uint32_t i = 0; i < 4; ++i) lanes_[used_ + i].coverage = mask >> i & 1;
+        for (uint32_t i = 0; i < 4; ++i) lanes_[used_ + i].coverage = lanes_[used_ + i].pixelCoverage = mask >> i & 1;
         covered_ |= uint64_t{mask} << used_;
       } else {
         for (uint32_t i = 0; i < 4; ++i) {
           const bool covered = (mask >> i) & 1;
           Lane& lane = lanes_[used_ + i];
-          lane.coverage = covered ? coverage[i] : 0;
+          lane.coverage = lane.pixelCoverage = covered ? coverage[i] : 0;
           if (!covered) continue;
-          // Depth is evaluated at each covered sample ("the depth value ... at the sample location", 28.3).
-          const int64_t sx = (qx + (i & 1)) << t.bits, sy = (qy + (i >> 1)) << t.bits;
-          for (uint32_t s = 0; s < samples_; ++s) {
-            if ((coverage[i] >> s & 1) == 0) continue;
-            double z = 0;
-            for (int k = 0; k < 3; ++k)
-              z += static_cast<double>(t.A[k] * (sx + sampleOffset_[s][0]) + t.B[k] * (sy + sampleOffset_[s][1]) +
-                                       t.E0[k]) * t.invC * t.z[k];
-            lane.sampleZ[s] = static_cast<float>(z) + t.depthOffset;
-          }
+          // Depth is evaluated at each covered sample.
+          for (uint32_t s = 0; s < samples_; ++s)
+            if ((coverage[i] >> s & 1) != 0) lane.sampleZ[s] = SampleDepth(t, qx + (i & 1), qy + (i >> 1), s);
           covered_ |= uint64_t{1} << (used_ + i);
         }
       }

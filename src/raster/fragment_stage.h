@@ -33,8 +33,19 @@ class FragmentStage {
 
  private:
   // The inputs of lanes used_..used_ + 3 for the quad at (qx, qy) of triangle `t` (planes_ built for it); `covered`:
-  // bit i for the quad's pixels that are covered (the others are helpers). Lane coverage must be set.
-  void WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered);
+  // bit i for the quad's pixels that are covered (the others are helpers). Lane coverage must be set. `sample`:
+  // the sample every lane shades (sample shading), or kPixel.
+  static constexpr uint32_t kPixel = ~0u;
+  void WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered, uint32_t sample = kPixel);
+  // Sample shading: the quad's covered samples (`coverage[i]` of pixel i in `mask`) as one quad of lanes per
+  // sample index.
+  bool QuadPerSample(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t mask, const uint32_t coverage[4],
+                     execution::ShaderFault* fault, bool* stopped);
+  // The depth of triangle `t` at sample `s` of pixel (x, y) ("the depth value ... at the sample location", 28.3).
+  float SampleDepth(const TriangleSetup& t, int64_t x, int64_t y, uint32_t s) const;
+  // Where a Centroid input of a pixel with these covered samples is interpolated, as an offset from its centre:
+  // the centre when every sample (or none) is covered, else the first covered sample.
+  void CentroidOffset(uint32_t coverage, float* ox, float* oy) const;
 
  public:
   // Fragments that passed every test (occlusion queries).
@@ -48,7 +59,8 @@ class FragmentStage {
     int32_t x = 0, y = 0;
     float z = 0;
     bool front = true;
-    uint32_t coverage = 1;           // covered samples (bit s: sample s)
+    uint32_t coverage = 1;           // covered samples (bit s: sample s) the fragment updates
+    uint32_t pixelCoverage = 1;      // the primitive's samples in the pixel (the invocation's, without sample shading)
     float sampleZ[kMaxSamples] = {};  // multisampling: the depth at each covered sample
   };
   // Merges the fragment of lane `lane` into each of its samples in `mask` (the fragment shader's depth when
@@ -70,11 +82,19 @@ class FragmentStage {
   // The fragment shader's built-ins and outputs, found once.
   uint32_t fragCoordWord_ = UINT32_MAX, frontFacingWord_ = UINT32_MAX, helperWord_ = UINT32_MAX,
            sampleMaskInWord_ = UINT32_MAX, primitiveIdWord_ = UINT32_MAX, samplePositionWord_ = UINT32_MAX,
-           viewIndexWord_ = UINT32_MAX, pointCoordWord_ = UINT32_MAX;
+           viewIndexWord_ = UINT32_MAX, pointCoordWord_ = UINT32_MAX, sampleIdWord_ = UINT32_MAX;
   uint32_t pointCoordOffset_ = UINT32_MAX;
-  // Multisampling: sample count and the standard sample locations in sub-pixel units.
+  // Multisampling: sample count and the standard sample locations in sub-pixel units, and as offsets in pixels
+  // from the pixel centre.
   uint32_t samples_ = 1;
   int64_t sampleOffset_[kMaxSamples][2] = {};
+  float samplePosition_[kMaxSamples][2] = {};
+  // "Sample Shading" (28.9): one invocation per covered sample, asked for by the pipeline (minSampleShading x
+  // samples above 1) or by the shader (SampleId, SamplePosition, or an input decorated Sample, which "must" get a
+  // value per sample).
+  bool perSample_ = false;
+  bool centroidInputs_ = false;  // some input is decorated Centroid (and pixels are shaded once, multisampled)
+  uint32_t interpolationWord_ = UINT32_MAX;  // the shader's InterpolateAt* rows (Executable::interpolationWord)
   uint32_t fragDepthWord_ = UINT32_MAX, sampleMaskWord_ = UINT32_MAX;
 
   // The direct path: the most common per-fragment work without the generic output merger, chosen once per draw

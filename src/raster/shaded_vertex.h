@@ -15,6 +15,8 @@ struct VaryingWord {
   uint32_t vertexWord = UINT32_MAX;     // private word of the matching vertex output component; none: reads 0
   bool flat = false;
   bool noPerspective = false;
+  bool centroid = false;   // interpolated at the centroid of a partly covered pixel (multisampling)
+  bool perSample = false;  // interpolated at the sample shaded (sample shading)
 };
 
 struct VaryingLayout {

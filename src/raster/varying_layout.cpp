@@ -11,6 +11,8 @@ VaryingLayout VaryingLayout::Match(const execution::Executable& vertex, const ex
       word.fragmentWord = in.word + c;
       word.flat = in.flat;
       word.noPerspective = in.noPerspective;
+      word.centroid = in.centroid;
+      word.perSample = in.perSample;
       const uint32_t component = in.component + c;
       for (const execution::InterfaceSlot& out : vertex.outputs)
         if (out.location == in.location && component >= out.component && component < out.component + out.components)

@@ -133,6 +133,7 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.depthClamp = offered.features.depthClamp;
     enabled.depthBounds = offered.features.depthBounds;
     enabled.depthBiasClamp = offered.features.depthBiasClamp;
+    enabled.sampleRateShading = offered.features.sampleRateShading;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
@@ -461,6 +462,8 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     multisample.rasterizationSamples = job.samples;
     multisample.pSampleMask = &job.sampleMask;
     multisample.alphaToCoverageEnable = job.alphaToCoverage;
+    multisample.sampleShadingEnable = job.sampleShading;
+    multisample.minSampleShading = job.minSampleShading;
     VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     const VkPipelineColorBlendAttachmentState blendAttachments[2] = {job.blend, job.secondBlend};
     const VkFormat colorFormats[2] = {job.colorFormat, job.secondColorFormat};

@@ -93,6 +93,9 @@ struct RenderJob {
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   uint32_t sampleMask = ~0u;
   bool alphaToCoverage = false;
+  // Sample shading (needs the sampleRateShading feature): the pipeline's sampleShadingEnable and minSampleShading.
+  bool sampleShading = false;
+  float minSampleShading = 0;
 };
 
 struct RenderResult {

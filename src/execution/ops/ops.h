@@ -75,6 +75,10 @@ std::byte* ImageTexelHost(const SubgroupState& s, uint64_t pointer, uint64_t byt
 void Derivative(const Op& op, SubgroupState& s);
 void Demote(const Op& op, SubgroupState& s);
 void IsHelperInvocation(const Op& op, SubgroupState& s);
+// InterpolateAtCentroid/Sample/Offset (GLSL.std.450 76, 77, 78 in op.aux): n components of the input that pointer
+// a (a private word per lane) designates, interpolated at the lane's centroid, at sample b (an index) or at offset
+// b (two float slots) from the pixel centre, from the rows the rasteriser wrote (Executable::interpolationWord).
+void InterpolateAt(const Op& op, SubgroupState& s);
 
 // ops_clock.cpp: OpReadClockKHR, a 64-bit value (or two 32-bit components) in two slots.
 void ReadClock(const Op& op, SubgroupState& s);

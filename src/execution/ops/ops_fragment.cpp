@@ -59,4 +59,37 @@ void IsHelperInvocation(const Op& op, SubgroupState& s) {
   for (uint32_t l = 0; l < s.width; ++l) d[l] = Blend(s.laneMask[l], (s.helpers >> l) & 1, d[l]);
 }
 
+void InterpolateAt(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const Executable& x = *s.exe;
+  auto row = [&](uint32_t word) { return s.priv + static_cast<size_t>(word) * w; };
+  const uint32_t* pointer = s.Slot(op.a);
+  const uint32_t common = x.interpolationWord + 4 * x.interpolatedWords;
+  const uint32_t *invW = row(common), *invWdx = row(common + 1), *invWdy = row(common + 2);
+  for (uint32_t l = 0; l < w; ++l) {
+    if (s.laneMask[l] == 0) continue;
+    float ox = 0, oy = 0;
+    if (op.aux == 76) {  // InterpolateAtCentroid
+      ox = F(row(common + 3)[l]), oy = F(row(common + 4)[l]);
+    } else if (op.aux == 77) {  // InterpolateAtSample: "If sample ... does not exist, the value is undefined."
+      const uint32_t sample = s.Slot(op.b)[l];
+      if (sample < s.sampleCount) ox = s.samplePositions[2 * sample], oy = s.samplePositions[2 * sample + 1];
+    } else {  // InterpolateAtOffset: "offset ... in pixels from the pixel center"
+      ox = F(s.Slot(op.b)[l]), oy = F(s.Slot(op.b + 1)[l]);
+    }
+    // The same arithmetic as the rasteriser's inputs: the numerator times the reciprocal of 1/w.
+    const float r = 1.0f / (F(invW[l]) + F(invWdx[l]) * ox + F(invWdy[l]) * oy);
+    for (uint32_t c = 0; c < op.n; ++c) {
+      const uint32_t word = pointer[l] + c;
+      float value = 0;
+      if (word < x.interpolatedWords) {
+        const uint32_t at = x.interpolationWord + 4 * word;
+        value = F(row(at)[l]) + F(row(at + 1)[l]) * ox + F(row(at + 2)[l]) * oy;
+        if (F(row(at + 3)[l]) != 0.0f) value *= r;
+      }
+      s.Slot(op.dst + c)[l] = Bits(value);
+    }
+  }
+}
+
 }  // namespace crashtest::execution::ops
