@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,18 +30,36 @@ inline __m128 DecodeUnorm4x8(const std::byte* texel, Unorm4x8 order) {
   return _mm_div_ps(_mm_cvtepi32_ps(codes), _mm_set1_ps(255.0f));
 }
 
-// Stores R, G, B, A (`rgba`) into the texel at `texel`: NaN to 0 (maxps returns its second operand for NaN), clamp
-// to [0, 1], scale in double and round to nearest even (cvtpd2dq under the default rounding mode, as nearbyint).
-inline void EncodeUnorm4x8(__m128 rgba, Unorm4x8 order, std::byte* texel) {
-  __m128 v = _mm_min_ps(_mm_max_ps(rgba, _mm_setzero_ps()), _mm_set1_ps(1.0f));
-  if (order == Unorm4x8::kBgra) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+// The 8-bit UNORM codes of four values, as four 32-bit integers: NaN to 0 (maxps returns its second operand for
+// NaN), clamp to [0, 1], scale in double and round to nearest even (cvtpd2dq under the default rounding mode, as
+// nearbyint).
+inline __m128i EncodeUnorm8Codes(__m128 values) {
+  const __m128 v = _mm_min_ps(_mm_max_ps(values, _mm_setzero_ps()), _mm_set1_ps(1.0f));
   const __m128d scale = _mm_set1_pd(255.0);
   const __m128i low = _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtps_pd(v), scale));
   const __m128i high = _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale));
-  const __m128i words = _mm_unpacklo_epi64(low, high);
+  return _mm_unpacklo_epi64(low, high);
+}
+
+// Stores R, G, B, A (`rgba`) into the texel at `texel`, encoded as EncodeUnorm8Codes.
+inline void EncodeUnorm4x8(__m128 rgba, Unorm4x8 order, std::byte* texel) {
+  if (order == Unorm4x8::kBgra) rgba = _mm_shuffle_ps(rgba, rgba, _MM_SHUFFLE(3, 0, 1, 2));
+  const __m128i words = EncodeUnorm8Codes(rgba);
   const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128());
   const auto word = static_cast<uint32_t>(_mm_cvtsi128_si32(bytes));
   std::memcpy(texel, &word, sizeof word);
+}
+
+// Four texels from four values of each component (`r`, `g`, `b`, `a`: texel i's in lane i), encoded as
+// EncodeUnorm8Codes: texels 0 and 1 at `row0`, 2 and 3 at `row1` (a 2x2 quad of pixels).
+inline void EncodeUnorm4x8Quad(__m128 r, __m128 g, __m128 b, __m128 a, Unorm4x8 order, std::byte* row0,
+                               std::byte* row1) {
+  if (order == Unorm4x8::kBgra) std::swap(r, b);
+  const __m128i words = _mm_or_si128(
+      _mm_or_si128(EncodeUnorm8Codes(r), _mm_slli_epi32(EncodeUnorm8Codes(g), 8)),
+      _mm_or_si128(_mm_slli_epi32(EncodeUnorm8Codes(b), 16), _mm_slli_epi32(EncodeUnorm8Codes(a), 24)));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(row0), words);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(row1), _mm_unpackhi_epi64(words, words));
 }
 #endif
 

@@ -79,6 +79,12 @@ FragmentStage::FragmentStage(const DrawState& state, const VaryingLayout& varyin
       interpolationWord_ = state.fragment.exe->interpolationWord;
   }
   SetUpDirectPath();
+  // The fragment's depth is read by the depth (and stencil, bounds) tests and by FragCoord.z: none of them, none
+  // computed (the direct path's no-test case).
+  needDepth_ = !directColors_ || depthPath_ != DepthPath::kNone || fragCoordWord_ != UINT32_MAX;
+  perLaneBuiltins_ = frontFacingWord_ != UINT32_MAX || helperWord_ != UINT32_MAX || sampleMaskInWord_ != UINT32_MAX ||
+                     primitiveIdWord_ != UINT32_MAX || viewIndexWord_ != UINT32_MAX ||
+                     samplePositionWord_ != UINT32_MAX || sampleIdWord_ != UINT32_MAX;
 }
 
 void FragmentStage::SetUpDirectPath() {
@@ -171,21 +177,51 @@ void FragmentStage::CentroidOffset(uint32_t coverage, float* ox, float* oy) cons
   *ox = samplePosition_[s][0], *oy = samplePosition_[s][1];
 }
 
+void FragmentStage::WriteDirectQuad(uint32_t first) {
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  execution::InvocationBatch& batch = *batch_;
+  const Lane& corner = lanes_[first];
+  for (const DirectTarget& target : directTargets_) {
+    __m128 component[4];
+    for (uint32_t c = 0; c < 4; ++c) std::memcpy(&component[c], batch.Row(target.word + c) + first, sizeof(__m128));
+    std::byte* row = target.base + static_cast<uint64_t>(static_cast<uint32_t>(corner.y)) * target.rowPitch +
+                     static_cast<uint64_t>(static_cast<uint32_t>(corner.x)) * 4;
+    format::EncodeUnorm4x8Quad(component[0], component[1], component[2], component[3], target.order, row,
+                               row + target.rowPitch);
+  }
+#else
+  (void)first;
+#endif
+}
+
 void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, uint32_t covered, uint32_t sample) {
   const AttributePlanes& p = planes_;
   // Where the lanes are evaluated, from the pixel centres: the sample shaded, or the centres themselves.
   const float ox = sample == kPixel ? 0.0f : samplePosition_[sample][0];
   const float oy = sample == kPixel ? 0.0f : samplePosition_[sample][1];
+  // Everything below stores through plain pointers into the lanes' rows, which may alias any member as far as the
+  // compiler knows: members and vector data are read into locals first, so they are not reloaded after each store.
+  Lane* const lanes = lanes_.data() + used_;
+  int32_t* const pixelX = pixelX_.data() + used_;
+  int32_t* const pixelY = pixelY_.data() + used_;
+  const bool needDepth = needDepth_;
   for (uint32_t i = 0; i < 4; ++i) {
     const int64_t x = qx + (i & 1), y = qy + (i >> 1);
-    const double dx = static_cast<double>(x - p.originX) + ox, dy = static_cast<double>(y - p.originY) + oy;
-    Lane& lane = lanes_[used_ + i];
+    Lane& lane = lanes[i];
     lane.x = static_cast<int32_t>(x), lane.y = static_cast<int32_t>(y), lane.front = t.front;
-    lane.z = static_cast<float>(p.z.at + p.z.dx * dx + p.z.dy * dy) + t.depthOffset;
-    pixelX_[used_ + i] = lane.x, pixelY_[used_ + i] = lane.y;
+    if (needDepth) {
+      const double dx = static_cast<double>(x - p.originX) + ox, dy = static_cast<double>(y - p.originY) + oy;
+      lane.z = static_cast<float>(p.z.at + p.z.dx * dx + p.z.dy * dy) + t.depthOffset;
+    }
+    pixelX[i] = lane.x, pixelY[i] = lane.y;
   }
   if (!batch_) return;
   execution::InvocationBatch& batch = *batch_;
+  uint32_t* const rows = batch.Row(0) + used_;  // lane used_ of private word 0
+  const size_t width = batch.width();
+  const uint32_t interpolationWord = interpolationWord_;
+  const uint32_t interpolatedWords = interpolationWord == UINT32_MAX ? 0 : state_.fragment.exe->interpolatedWords;
+  const bool centroidInputs = centroidInputs_;
   // The quad's pixels relative to the planes' origin, lanes in quad order (x fastest).
   const auto x0 = static_cast<float>(qx - p.originX), y0 = static_cast<float>(qy - p.originY);
   const Float4 centreX = Float4{0, 1, 0, 1} + x0, centreY = Float4{0, 0, 1, 1} + y0;
@@ -194,27 +230,29 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
     return plane.at + plane.dx * at + plane.dy * bt;
   };
   auto evaluate = [&](const Plane<float>& plane) { return evaluateAt(plane, X, Y); };
-  auto store = [&](uint32_t word, const Float4& value) { std::memcpy(batch.Row(word) + used_, &value, sizeof value); };
+  auto store = [rows, width](uint32_t word, const Float4& value) {
+    std::memcpy(rows + word * width, &value, sizeof value);
+  };
   // Inputs at the pixel centre: "Fragment input variables decorated with neither Centroid nor Sample may be
   // assigned a value interpolated at any location within the pixel" (the centre, as lavapipe does, also under
   // sample shading); Sample ones at the sample shaded; Centroid ones (multisampled) at the lane's centroid.
   const Float4 r = 1.0f / evaluateAt(p.invWf, centreX, centreY);
-  const bool moved = sample != kPixel || centroidInputs_ || interpolationWord_ != UINT32_MAX;
+  const bool moved = sample != kPixel || centroidInputs || interpolationWord != UINT32_MAX;
   Float4 sampleR = r, centroidX = centreX, centroidY = centreY, centroidR = r;
   if (moved) {
     if (sample != kPixel) sampleR = 1.0f / evaluate(p.invWf);
     Float4 cx{}, cy{};
     for (uint32_t i = 0; i < 4; ++i) {
       float offsetX, offsetY;
-      CentroidOffset(lanes_[used_ + i].pixelCoverage, &offsetX, &offsetY);
+      CentroidOffset(lanes[i].pixelCoverage, &offsetX, &offsetY);
       cx[i] = offsetX, cy[i] = offsetY;
     }
-    if (centroidInputs_) {
+    if (centroidInputs) {
       centroidX = centreX + cx, centroidY = centreY + cy;
       centroidR = 1.0f / evaluateAt(p.invWf, centroidX, centroidY);
     }
-    if (interpolationWord_ != UINT32_MAX) {
-      const uint32_t common = interpolationWord_ + 4 * state_.fragment.exe->interpolatedWords;
+    if (interpolationWord != UINT32_MAX) {
+      const uint32_t common = interpolationWord + 4 * interpolatedWords;
       store(common, evaluateAt(p.invWf, centreX, centreY));
       store(common + 1, Float4{} + p.invWf.dx);
       store(common + 2, Float4{} + p.invWf.dy);
@@ -222,24 +260,27 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
       store(common + 4, cy);
     }
   }
-  for (size_t i = 0; i < varyings_.words.size(); ++i) {
-    const VaryingWord& v = varyings_.words[i];
-    const Plane<float>& plane = p.varying[i];
+  const VaryingWord* const words = varyings_.words.data();
+  const Plane<float>* const planes = p.varying.data();
+  const size_t wordCount = varyings_.words.size();
+  for (size_t i = 0; i < wordCount; ++i) {
+    const VaryingWord& v = words[i];
+    const Plane<float>& plane = planes[i];
     if (v.flat) {
       store(v.fragmentWord, Float4{plane.at, plane.at, plane.at, plane.at});
     } else if (!moved) {
       store(v.fragmentWord, v.noPerspective ? evaluateAt(plane, centreX, centreY)
                                             : evaluateAt(plane, centreX, centreY) * r);
     } else {
-      const bool atSample = v.perSample && sample != kPixel, atCentroid = v.centroid && centroidInputs_;
+      const bool atSample = v.perSample && sample != kPixel, atCentroid = v.centroid && centroidInputs;
       const Float4& ex = atSample ? X : atCentroid ? centroidX : centreX;
       const Float4& ey = atSample ? Y : atCentroid ? centroidY : centreY;
       const Float4& er = atSample ? sampleR : atCentroid ? centroidR : r;
       store(v.fragmentWord, v.noPerspective ? evaluateAt(plane, ex, ey) : evaluateAt(plane, ex, ey) * er);
     }
-    if (interpolationWord_ != UINT32_MAX && v.fragmentWord < state_.fragment.exe->interpolatedWords) {
+    if (v.fragmentWord < interpolatedWords) {
       // InterpolateAt*: the input around the pixel centre (x, y steps per pixel; perspective division or not).
-      const uint32_t at = interpolationWord_ + 4 * v.fragmentWord;
+      const uint32_t at = interpolationWord + 4 * v.fragmentWord;
       store(at, v.flat ? Float4{} + plane.at : evaluateAt(plane, centreX, centreY));
       store(at + 1, Float4{} + (v.flat ? 0.0f : plane.dx));
       store(at + 2, Float4{} + (v.flat ? 0.0f : plane.dy));
@@ -258,11 +299,7 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
           std::bit_cast<uint32_t>(static_cast<float>(p.invW.at + p.invW.dx * dx + p.invW.dy * dy));
     }
   }
-  const bool perLaneBuiltins = frontFacingWord_ != UINT32_MAX || helperWord_ != UINT32_MAX ||
-                               sampleMaskInWord_ != UINT32_MAX || primitiveIdWord_ != UINT32_MAX ||
-                               viewIndexWord_ != UINT32_MAX || samplePositionWord_ != UINT32_MAX ||
-                               sampleIdWord_ != UINT32_MAX;
-  for (uint32_t i = 0; i < 4 && perLaneBuiltins; ++i) {
+  for (uint32_t i = 0; i < 4 && perLaneBuiltins_; ++i) {
     const uint32_t lane = used_ + i;
     const bool in = (covered >> i & 1) != 0;
     if (frontFacingWord_ != UINT32_MAX) batch.Row(frontFacingWord_)[lane] = t.front ? 1 : 0;
@@ -451,15 +488,27 @@ bool FragmentStage::Flush(execution::ShaderFault* fault, bool* stopped) {
     return false;
   }
   if (directColors_) {
-    execution::ForEachLane(shaded & ~batch.killed(), [&](uint32_t l) {
-      const Lane& lane = lanes_[l];
-      if ((lane.coverage & pipelineMask & 1) == 0) return;
+    const uint64_t written = (pipelineMask & 1) != 0 ? shaded & ~batch.killed() : 0;
+    // Quad by quad (lanes 4q..4q+3, the 2x2 pixels from an even corner: four different pixels, so testing the four
+    // before writing any keeps each pixel's order), the colours of a quad that passes whole in one step.
+    for (uint32_t q = 0; q < used; q += 4) {
+      uint32_t quad = static_cast<uint32_t>(written >> q) & 0xfu;
+      if (quad == 0) continue;
       if (!x.earlyFragmentTests) {
-        if (!DirectDepthPasses(lane)) return;
-        ++passed_;
+        uint32_t pass = depthPath_ == DepthPath::kNone ? quad : 0;
+        for (uint32_t i = 0; i < 4 && depthPath_ != DepthPath::kNone; ++i)
+          if ((quad >> i & 1) != 0 && DirectDepthPasses(lanes_[q + i])) pass |= 1u << i;
+        // Four bits counted by hand: std::popcount is a libgcc call without -mpopcnt.
+        passed_ += (pass & 1) + (pass >> 1 & 1) + (pass >> 2 & 1) + (pass >> 3);
+        quad = pass;
       }
-      WriteDirectColors(lane, l);
-    });
+      if (quad == 0xf) {
+        WriteDirectQuad(q);
+        continue;
+      }
+      for (uint32_t i = 0; i < 4; ++i)
+        if ((quad >> i & 1) != 0) WriteDirectColors(lanes_[q + i], q + i);
+    }
     batch.Clear();
     return true;
   }

@@ -104,6 +104,10 @@ class FragmentStage {
   void SetUpDirectPath();
   bool DirectDepthPasses(const Lane& lane);
   void WriteDirectColors(const Lane& lane, uint32_t l);
+  // WriteDirectColors for the four lanes of the quad starting at lane `first`, all written.
+  void WriteDirectQuad(uint32_t first);
+  bool needDepth_ = true;  // Lane::z is read (WriteQuad computes it)
+  bool perLaneBuiltins_ = false;  // the shader reads built-ins WriteQuad sets lane by lane
   struct DirectTarget {
     uint32_t word;       // the output's first component (R)
     std::byte* base;     // texel (0, 0) of the layer rendered

@@ -182,6 +182,15 @@ void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, 
       SampleLevels(image, sampler, CodecDecoder{&image.codec}, lambdaBase, layer, lanes, s, t, result);
     }
   }
+  if (lanes == 0xf && image.swizzle[0] == 0 && image.swizzle[1] == 1 && image.swizzle[2] == 2 &&
+      image.swizzle[3] == 3) {
+    // The identity mapping of a full quad: a 4x4 transpose, lanes' texels to components' rows.
+    for (uint32_t c = 0; c < 4; ++c) {
+      const Float4 row = {result[0][c], result[1][c], result[2][c], result[3][c]};
+      std::memcpy(out[c], &row, sizeof row);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < 4; ++i) {
     if ((lanes >> i & 1) == 0) continue;
     for (uint32_t c = 0; c < 4; ++c) {

@@ -1,5 +1,6 @@
 // Composite construction and access, selection, and the vector and matrix products. Composites are consecutive
 // slots (executable.h), so most of this is copying slots for the active lanes.
+#include <bit>
 #include <cstring>
 
 #include "execution/ops/ops.h"
@@ -37,6 +38,23 @@ void DotOp(const Op& op, SubgroupState& s) {
   const uint32_t* a = s.Slot(op.a);
   const uint32_t* b = s.Slot(op.b);
   uint32_t* d = s.Slot(op.dst);
+  if constexpr (K == Scalar::F32) {
+    // Component by component over every lane (the same products, summed in the same order, so the same bits): loops
+    // the compiler vectorises. The result's slot is not an operand's, hence restrict.
+    float sum[kMaxSubgroupWidth];
+    for (uint32_t c = 0; c < op.n; ++c) {
+      const uint32_t* __restrict x = a + c * w;
+      const uint32_t* __restrict y = b + c * w;
+      for (uint32_t l = 0; l < w; ++l) {
+        const float product = std::bit_cast<float>(x[l]) * std::bit_cast<float>(y[l]);
+        sum[l] = c == 0 ? product : sum[l] + product;
+      }
+    }
+    const uint32_t* __restrict mask = s.laneMask;
+    uint32_t* __restrict to = d;
+    for (uint32_t l = 0; l < w; ++l) to[l] = Blend(mask[l], std::bit_cast<uint32_t>(sum[l]), to[l]);
+    return;
+  }
   for (uint32_t l = 0; l < w; ++l) {
     T sum = Get<K>(a, w, 0, l) * Get<K>(b, w, 0, l);
     for (uint32_t c = 1; c < op.n; ++c) sum += Get<K>(a, w, c, l) * Get<K>(b, w, c, l);

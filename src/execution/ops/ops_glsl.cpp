@@ -191,10 +191,14 @@ void GeometricOp(const Op& op, SubgroupState& s) {
         return;
       }
       for (uint32_t l = 0; l < w; ++l) scale[l] = 1.0f / std::sqrt(scale[l]);
-      for (uint32_t c = 0; c < n; ++c)
+      // The result's slots are not the operand's (each result has its own): restrict lets this loop vectorise.
+      const uint32_t* __restrict mask = s.laneMask;
+      for (uint32_t c = 0; c < n; ++c) {
+        const uint32_t* __restrict from = a + c * w;
+        uint32_t* __restrict to = d + c * w;
         for (uint32_t l = 0; l < w; ++l)
-          d[c * w + l] = Blend(s.laneMask[l], std::bit_cast<uint32_t>(std::bit_cast<float>(a[c * w + l]) * scale[l]),
-                               d[c * w + l]);
+          to[l] = Blend(mask[l], std::bit_cast<uint32_t>(std::bit_cast<float>(from[l]) * scale[l]), to[l]);
+      }
       return;
     }
   }

@@ -86,10 +86,17 @@ const uint32_t* OptionalSlot(const SubgroupState& s, uint32_t slot) {
 
 void LoadDescriptor(const Op& op, SubgroupState& s) {
   const uint32_t w = s.width;
-  const uint32_t* pointer = s.Slot(op.a);
-  uint32_t* d = s.Slot(op.dst);
-  for (uint32_t k = 0; k < op.n; ++k)
-    for (uint32_t l = 0; l < w; ++l) d[k * w + l] = Blend(s.laneMask[l], pointer[l], d[k * w + l]);
+  // The result and the pointer are different slots: restrict lets the copy vectorise.
+  const uint32_t* __restrict pointer = s.Slot(op.a);
+  for (uint32_t k = 0; k < op.n; ++k) {
+    uint32_t* __restrict d = s.Slot(op.dst + k);
+    if (s.full) {
+      std::memcpy(d, pointer, sizeof(uint32_t) * w);
+      continue;
+    }
+    const uint32_t* __restrict mask = s.laneMask;
+    for (uint32_t l = 0; l < w; ++l) d[l] = Blend(mask[l], pointer[l], d[l]);
+  }
 }
 
 namespace {
@@ -294,6 +301,11 @@ void ImageSample(const Op& op, SubgroupState& s) {
   if (quadPath) {
     // Whole quads through the quad sampler when the quad's active lanes sample one view through one sampler that
     // it accepts; the other quads lane by lane.
+    // The descriptors of the previous quad and whether the quad sampler takes them (usually the same for every
+    // quad of the subgroup).
+    uint32_t lastImage = ~0u, lastSampler = ~0u;
+    const sampling::ImageTableEntry *image = nullptr, *sampler = nullptr;
+    bool samplable = false;
     for (uint32_t q = 0; q < w; q += 4) {
       const uint32_t quadLanes = static_cast<uint32_t>(s.active >> q) & 0xfu;
       if (quadLanes == 0) continue;
@@ -302,10 +314,13 @@ void ImageSample(const Op& op, SubgroupState& s) {
       for (uint32_t i = 0; i < 4; ++i)
         if ((quadLanes >> i & 1) != 0 && (images[q + i] != images[first] || samplers[q + i] != samplers[first]))
           same = false;
-      const sampling::ImageTableEntry* image = Entry(s, images[first]);
-      const sampling::ImageTableEntry* sampler = Entry(s, samplers[first]);
-      if (!same || image == nullptr || sampler == nullptr ||
-          !sampling::QuadSamplable(image->image, sampler->sampler)) {
+      if (images[first] != lastImage || samplers[first] != lastSampler) {
+        lastImage = images[first], lastSampler = samplers[first];
+        image = Entry(s, lastImage);
+        sampler = Entry(s, lastSampler);
+        samplable = image != nullptr && sampler != nullptr && sampling::QuadSamplable(image->image, sampler->sampler);
+      }
+      if (!same || !samplable) {
         ForEachLane(uint64_t{quadLanes} << q, sampleLane);
         continue;
       }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "format/color_codec.h"
 
@@ -46,7 +47,9 @@ TEST(ColorCodecUnorm4x8, DecodesEveryCodeAsItsExactQuotient) {
   }
 }
 
-TEST(ColorCodecUnorm4x8, EncodesAsTheGenericRounding) {
+// The encoding values of EncodesAsTheGenericRounding: specials, every rounding boundary (k + 0.5) / 255 and its
+// float neighbours, where single-precision scaling would differ, and random values around [0, 1].
+std::vector<float> EncodingValues() {
   std::mt19937 random(1234);
   std::uniform_real_distribution<float> unit(-0.25f, 1.25f);
   std::vector<float> values = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(),
@@ -60,6 +63,11 @@ TEST(ColorCodecUnorm4x8, EncodesAsTheGenericRounding) {
     values.push_back(std::nextafter(boundary, 1.0f));
   }
   for (int i = 0; i < 20000; ++i) values.push_back(unit(random));
+  return values;
+}
+
+TEST(ColorCodecUnorm4x8, EncodesAsTheGenericRounding) {
+  const std::vector<float> values = EncodingValues();
   for (const Layout& layout : kLayouts) {
     const ColorCodec codec(layout.format);
     for (size_t i = 0; i < values.size(); ++i) {
@@ -73,6 +81,29 @@ TEST(ColorCodecUnorm4x8, EncodesAsTheGenericRounding) {
     }
   }
 }
+
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+// The fragment stage's quad writes (2x2 texels from four values per component) give EncodeUnorm4x8's bytes.
+TEST(ColorCodecUnorm4x8, QuadEncodingGivesEachTexelsBytes) {
+  const std::vector<float> values = EncodingValues();
+  for (const Unorm4x8 order : {Unorm4x8::kRgba, Unorm4x8::kBgra}) {
+    for (size_t i = 0; i < values.size(); i += 3) {
+      float component[4][4];  // [component][texel]
+      for (int c = 0; c < 4; ++c)
+        for (int t = 0; t < 4; ++t) component[c][t] = values[(i + static_cast<size_t>(c * 4 + t) * 5) % values.size()];
+      std::byte rows[2][8];
+      EncodeUnorm4x8Quad(_mm_loadu_ps(component[0]), _mm_loadu_ps(component[1]), _mm_loadu_ps(component[2]),
+                         _mm_loadu_ps(component[3]), order, rows[0], rows[1]);
+      for (int t = 0; t < 4; ++t) {
+        std::byte expected[4];
+        EncodeUnorm4x8(_mm_setr_ps(component[0][t], component[1][t], component[2][t], component[3][t]), order,
+                       expected);
+        ASSERT_EQ(std::memcmp(&rows[t >> 1][(t & 1) * 4], expected, 4), 0) << "texel " << t << " of values " << i;
+      }
+    }
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace crashtest::format
