@@ -185,6 +185,10 @@ constexpr std::string_view kFeatures[] = {
     // SamplePosition, Sample inputs) and InterpolateAtCentroid/Sample/Offset (src/raster/fragment_stage.cpp;
     // tests/raster "SampleShading*", "InterpolateAt").
     "VkPhysicalDeviceFeatures.sampleRateShading",
+    // Several viewports and scissors in a pipeline: without geometry shaders, and with no vertex shader able to
+    // write ViewportIndex (shaderOutputViewportIndex stays cleared), every primitive takes viewport and scissor 0, as
+    // the spec says (tests/raster "SeveralViewportsUseTheFirst").
+    "VkPhysicalDeviceFeatures.multiViewport",
     "VkPhysicalDeviceFeatures.shaderClipDistance",
     "VkPhysicalDeviceFeatures.shaderCullDistance",
     "VkPhysicalDeviceFeatures.vertexPipelineStoresAndAtomics",

@@ -231,3 +231,38 @@ TEST_F(RenderState, DepthBiasClamp) {
 }
 
 }  // namespace crashtest::test
+
+namespace crashtest::test {
+namespace {
+
+// The multiViewport feature: a pipeline with three viewports and scissors. No shader writes ViewportIndex (its
+// output needs shaderOutputViewportIndex, not advertised), so "the viewport index is 0" for every primitive:
+// viewport 0 and scissor 0 place the image, and the others must change nothing.
+TEST_F(RenderState, SeveralViewportsUseTheFirst) {
+  ASSERT_TRUE(ours_->features().multiViewport) << "multiViewport not offered";
+  RenderJob job = StateJob("color.frag");
+  std::vector<float>& v = job.streams[0].data;
+  Vertex(v, -0.9f, -0.9f, 0.5f, 1, 1, 0, 0, 1);
+  Vertex(v, 0.9f, -0.7f, 0.5f, 1, 0, 1, 0, 1);
+  Vertex(v, -0.3f, 0.95f, 0.5f, 1, 0, 0, 1, 1);
+  Draw(job);
+  job.viewport = {4, 10, 40, 44, 0, 1};
+  job.scissor = {{6, 4}, {50, 40}};
+  job.moreViewports = {{30, 0, 34, 30, 0, 1}, {0, 0, 64, 64, 0, 1}};
+  job.moreScissors = {{{0, 0}, {64, 64}}, {{32, 32}, {32, 32}}};
+  Expect(job, 1, 4);
+  // The same image as the first viewport alone, another one than the second viewport's.
+  const RenderResult several = ours_->Render(job);
+  RenderJob first = job;
+  first.moreViewports.clear(), first.moreScissors.clear();
+  const RenderResult alone = ours_->Render(first);
+  RenderJob second = first;
+  second.viewport = job.moreViewports[0], second.scissor = job.moreScissors[0];
+  const RenderResult other = ours_->Render(second);
+  ASSERT_EQ(several.result, VK_SUCCESS) << several.error;
+  EXPECT_EQ(several.color, alone.color);
+  EXPECT_NE(several.color, other.color);
+}
+
+}  // namespace
+}  // namespace crashtest::test

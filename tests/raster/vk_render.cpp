@@ -134,6 +134,7 @@ std::unique_ptr<RenderDevice> RenderDevice::Open(VkInstance instance, const std:
     enabled.depthBounds = offered.features.depthBounds;
     enabled.depthBiasClamp = offered.features.depthBiasClamp;
     enabled.sampleRateShading = offered.features.sampleRateShading;
+    enabled.multiViewport = offered.features.multiViewport;
     info.pEnabledFeatures = &enabled;
     d->features_ = enabled;
     info.enabledExtensionCount = d->deviceFault_ ? 1 : 0;
@@ -443,11 +444,15 @@ RenderResult RenderDevice::Render(const RenderJob& job) {
     if (viewport.width == 0) viewport = {0, 0, static_cast<float>(job.width), static_cast<float>(job.height), 0, 1};
     VkRect2D scissor = job.scissor;
     if (scissor.extent.width == 0) scissor = {{0, 0}, {job.width, job.height}};
+    std::vector<VkViewport> viewports = {viewport};
+    viewports.insert(viewports.end(), job.moreViewports.begin(), job.moreViewports.end());
+    std::vector<VkRect2D> scissors = {scissor};
+    scissors.insert(scissors.end(), job.moreScissors.begin(), job.moreScissors.end());
     VkPipelineViewportStateCreateInfo viewportState{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewportState.viewportCount = 1;
-    viewportState.pViewports = &viewport;
-    viewportState.scissorCount = 1;
-    viewportState.pScissors = &scissor;
+    viewportState.viewportCount = static_cast<uint32_t>(viewports.size());
+    viewportState.pViewports = viewports.data();
+    viewportState.scissorCount = static_cast<uint32_t>(scissors.size());
+    viewportState.pScissors = scissors.data();
     VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
     raster.polygonMode = job.polygonMode;
     raster.cullMode = job.cullMode;

@@ -73,6 +73,9 @@ struct RenderJob {
   bool depthClamp = false;   // needs the depthClamp feature
   VkViewport viewport{};  // width 0: the whole attachment, depth 0..1
   VkRect2D scissor{};     // extent 0: the whole attachment
+  // Viewports and scissors 1, 2, ... after `viewport` and `scissor` (needs the multiViewport feature).
+  std::vector<VkViewport> moreViewports;
+  std::vector<VkRect2D> moreScissors;
   std::vector<VertexStream> streams;  // binding i = streams[i]
   std::vector<VertexAttribute> attributes;
   std::vector<uint32_t> indices;
