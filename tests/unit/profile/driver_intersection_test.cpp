@@ -147,9 +147,9 @@ namespace crashtest {
 namespace {
 
 // Required Limits (issue 18): a limit tied to a feature the driver clears takes the spec's "unsupported" value. The
-// built-in default device's profile says 16x anisotropy and 16 viewports, but crashtest filters neither
-// anisotropically nor renders to several viewports, so it reports 1.0 and 1; points and lines, which it rasterises at
-// any size, keep the profile's ranges (2047.9375-pixel points, 64-pixel lines).
+// built-in default device's profile says 16x anisotropy, but crashtest does not filter anisotropically, so it reports
+// 1.0; several viewports (multiViewport), points and lines, which it supports, keep the profile's 16 viewports and
+// ranges (2047.9375-pixel points, 64-pixel lines).
 TEST(DriverIntersection, LimitsOfUnsupportedFeaturesTakeTheSpecsUnsupportedValues) {
   DeviceDescription d;
   Diagnostics diagnostics;
@@ -157,14 +157,14 @@ TEST(DriverIntersection, LimitsOfUnsupportedFeaturesTakeTheSpecsUnsupportedValue
   const VkPhysicalDeviceLimits& l = d.properties.limits;
   EXPECT_EQ(d.features.samplerAnisotropy, VK_FALSE);
   EXPECT_EQ(l.maxSamplerAnisotropy, 1.0f);
-  EXPECT_EQ(d.features.multiViewport, VK_FALSE);
-  EXPECT_EQ(l.maxViewports, 1u);
+  EXPECT_EQ(d.features.multiViewport, VK_TRUE);
+  EXPECT_EQ(l.maxViewports, 16u);
   EXPECT_EQ(d.features.largePoints, VK_TRUE);
   EXPECT_EQ(d.features.wideLines, VK_TRUE);
   EXPECT_EQ(l.pointSizeRange[1], 2047.9375f);
   EXPECT_EQ(l.lineWidthRange[1], 64.0f);
   const bool said = std::any_of(d.dropped.begin(), d.dropped.end(), [](const auto& entry) {
-    return entry.what.find("maxViewports") != std::string::npos;
+    return entry.what.find("maxSamplerAnisotropy") != std::string::npos;
   });
   EXPECT_TRUE(said);
 }
