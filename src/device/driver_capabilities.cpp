@@ -42,6 +42,10 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_MAINTENANCE_2),
     CT_EXTENSION(VK_KHR_MAINTENANCE_3),
     CT_EXTENSION(VK_KHR_MAINTENANCE_4),
+    // Push descriptors captured at record time, applied in stream order on both bind points (descriptor/
+    // push_descriptors.h, queue/bound_resources.cpp; tests/execution/push_descriptor_test.cpp, against lavapipe).
+    // maxPushDescriptors comes from the profile (lavapipe's: 32).
+    CT_EXTENSION(VK_KHR_PUSH_DESCRIPTOR),
     // Shader arithmetic and storage the interpreter executes (docs/execution.md).
     CT_EXTENSION(VK_KHR_16BIT_STORAGE),
     CT_EXTENSION(VK_KHR_8BIT_STORAGE),
