@@ -441,6 +441,46 @@ TEST_F(PushDescriptors, PropertiesAndEntryPoints) {
   EXPECT_EQ(push.maxPushDescriptors, 32u);  // the default profile's, as lavapipe
   EXPECT_NE(rig.push, nullptr);
   EXPECT_NE(rig.pushTemplate, nullptr);
+
+  // A push layout holds at most maxPushDescriptors descriptors (VUID-VkDescriptorSetLayoutCreateInfo-flags-00281).
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, push.maxPushDescriptors + 1,
+                                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  info.bindingCount = 1;
+  info.pBindings = &binding;
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateDescriptorSetLayout(rig.device, &info, nullptr, &layout), VK_ERROR_VALIDATION_FAILED_EXT);
+
+  // Pushing to a set whose layout is not a push layout is a misuse vkEndCommandBuffer reports
+  // (VUID-vkCmdPushDescriptorSetKHR-set-00365).
+  info.flags = 0;
+  binding.descriptorCount = 1;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(rig.device, &info, nullptr, &layout), VK_SUCCESS);
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &layout;
+  VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(rig.device, &layoutInfo, nullptr, &pipelineLayout), VK_SUCCESS);
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(rig.device, &poolInfo, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cbInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                     VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(rig.device, &cbInfo, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cb, &begin);
+  VkDescriptorBufferInfo bufferInfo{VK_NULL_HANDLE, 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &bufferInfo;
+  rig.push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout, 0, 1, &write);
+  EXPECT_EQ(vkEndCommandBuffer(cb), VK_ERROR_VALIDATION_FAILED_EXT);
+  vkDestroyCommandPool(rig.device, pool, nullptr);
+  vkDestroyPipelineLayout(rig.device, pipelineLayout, nullptr);
+  vkDestroyDescriptorSetLayout(rig.device, layout, nullptr);
 }
 
 // A buffer destroyed after it was pushed is a use after free when the dispatch reads it, as for a bound set: the
