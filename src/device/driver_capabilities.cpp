@@ -311,10 +311,16 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+    // Availability and visibility chains of more than one element hold trivially: the interpreter executes every
+    // access in order on memory the host keeps coherent, atomics are sequentially consistent, and a workgroup's
+    // subgroups share one thread, so a write is available and visible at every scope as soon as it is executed
+    // (tests/execution "memory_model_chains", against lavapipe).
+    "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelAvailabilityVisibilityChains",
     // The aggregate's members too: vk.xml links them to VkPhysicalDeviceVulkanMemoryModelFeatures only through its
     // KHR alias, which the synonym table does not follow.
     "VkPhysicalDeviceVulkan12Features.vulkanMemoryModel",
     "VkPhysicalDeviceVulkan12Features.vulkanMemoryModelDeviceScope",
+    "VkPhysicalDeviceVulkan12Features.vulkanMemoryModelAvailabilityVisibilityChains",
     "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation",
     "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation",
     "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl",
