@@ -240,6 +240,10 @@ constexpr std::string_view kFeatures[] = {
     // its endpoint modes decode to the error colour, and the SFLOAT formats stay transfer-only.
     "VkPhysicalDeviceFeatures.textureCompressionASTC_LDR",
     "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
+    // Multisampled storage images: OpImageRead / OpImageWrite with the Sample operand address the sample inside the
+    // texel (sampling/texel_access.cpp), OpImageQuerySamples answers the image's count (tests/execution/
+    // storage_multisample_test.cpp, against lavapipe).
+    "VkPhysicalDeviceFeatures.shaderStorageImageMultisample",
     "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderStorageImageWriteWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderSampledImageArrayDynamicIndexing",
