@@ -1,6 +1,7 @@
 // The kinds of record a command buffer's stream holds: one per vkCmd* the driver records (every Vulkan 1.3 core
-// command plus the VK_EXT_debug_utils labels and the breadcrumbs of VK_AMD_buffer_marker and
-// VK_NV_device_diagnostic_checkpoints). The names let a fault report say "command #N (vkCmdX)".
+// command plus the VK_EXT_debug_utils labels, the breadcrumbs of VK_AMD_buffer_marker and
+// VK_NV_device_diagnostic_checkpoints, and VK_KHR_push_descriptor's pushes). The names let a fault report say
+// "command #N (vkCmdX)".
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,8 @@ namespace crashtest {
   X(SetDepthTestEnable) X(SetDepthWriteEnable) X(SetDepthCompareOp) X(SetDepthBoundsTestEnable)                  \
   X(SetStencilTestEnable) X(SetStencilOp) X(SetRasterizerDiscardEnable) X(SetDepthBiasEnable)                    \
   X(SetPrimitiveRestartEnable) X(BeginDebugUtilsLabelEXT) X(EndDebugUtilsLabelEXT) X(InsertDebugUtilsLabelEXT)     \
-  X(WriteBufferMarkerAMD) X(WriteBufferMarker2AMD) X(SetCheckpointNV)
+  X(WriteBufferMarkerAMD) X(WriteBufferMarker2AMD) X(SetCheckpointNV) X(PushDescriptorSetKHR)                      \
+  X(PushDescriptorSetWithTemplateKHR)
 
 enum class CommandOp : uint16_t {
 #define CT_COMMAND_OP_ENUM(Name) Name,

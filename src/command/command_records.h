@@ -105,6 +105,13 @@ struct DebugLabel { float color[4]; uint32_t nameLength; };  // payload: the nam
 // vkCmdWriteBufferMarker(2)AMD: `stage` is the VkPipelineStageFlags2 form of the stage.
 struct BufferMarker { const Buffer* dst; VkDeviceSize offset; VkPipelineStageFlags2 stage; uint32_t marker; };
 struct Checkpoint { uint64_t marker; };  // vkCmdSetCheckpointNV: pCheckpointMarker as given
+// vkCmdPushDescriptorSet(WithTemplate)KHR: the descriptors as they were when the command was recorded ("the
+// descriptor contents are consumed when the command is recorded"), with the set layout's shape, so execution needs
+// neither the layout nor the application's arrays. `layoutId` names the set layout (its object id): a push with
+// another layout starts from an undefined set. payload: descriptor/push_descriptors.h (PushedSetView).
+struct PushDescriptorSet {
+  VkPipelineBindPoint bindPoint; uint32_t set; uint64_t layoutId; uint32_t bindingCount, recordCount, samplerCount;
+};
 
 }  // namespace record
 }  // namespace crashtest

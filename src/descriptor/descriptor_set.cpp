@@ -221,4 +221,8 @@ VkResult DescriptorSet::Copy(const VkCopyDescriptorSet& copy) {
                            });
 }
 
+void FillDescriptorRecord(DescriptorRecord& record, const DescriptorBinding& binding, const void* info) {
+  FillRecord(record, binding, info);
+}
+
 }  // namespace crashtest

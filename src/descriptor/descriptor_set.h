@@ -92,4 +92,9 @@ class DescriptorSet : public Object {
   std::vector<std::byte> inlineData_;
 };
 
+// One element of a descriptor write into `record` of `binding` (push descriptors, descriptor/push_descriptors.h):
+// `info` is the element's VkDescriptorImageInfo, VkDescriptorBufferInfo or VkBufferView by the binding's type.
+// Immutable samplers stay.
+void FillDescriptorRecord(DescriptorRecord& record, const DescriptorBinding& binding, const void* info);
+
 }  // namespace crashtest

@@ -52,6 +52,33 @@ VkResult CheckUpdateAfterBind(const VkDescriptorSetLayoutCreateInfo& info) {
   return VK_SUCCESS;
 }
 
+// Push descriptor layouts (VK_KHR_push_descriptor): no dynamic buffers (VUID-VkDescriptorSetLayoutCreateInfo-
+// flags-00280), no inline uniform blocks (-flags-02208), at most maxPushDescriptors descriptors (-flags-00281).
+VkResult CheckPushDescriptorLayout(const Device& device, const VkDescriptorSetLayoutCreateInfo& info) {
+  if ((info.flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) == 0) return VK_SUCCESS;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < info.bindingCount; ++i) {
+    const VkDescriptorType type = info.pBindings[i].descriptorType;
+    if (IsDynamicBuffer(type) || type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+      return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                         "vkCreateDescriptorSetLayout: binding %u of a push descriptor layout has type %d "
+                         "(VUID-VkDescriptorSetLayoutCreateInfo-flags-00280, -flags-02208)",
+                         info.pBindings[i].binding, type);
+    total += info.pBindings[i].descriptorCount;
+  }
+  const StructBlob* blob = device.physicalDevice().description().FindProperties(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR);
+  const uint32_t limit =
+      blob != nullptr ? static_cast<const VkPhysicalDevicePushDescriptorPropertiesKHR*>(blob->data())->maxPushDescriptors
+                      : 32;
+  if (total > limit)
+    return ReportError(VK_ERROR_VALIDATION_FAILED_EXT,
+                       "vkCreateDescriptorSetLayout: %llu push descriptors exceed maxPushDescriptors %u "
+                       "(VUID-VkDescriptorSetLayoutCreateInfo-flags-00281)",
+                       static_cast<unsigned long long>(total), limit);
+  return VK_SUCCESS;
+}
+
 }  // namespace
 
 DescriptorSetLayout::DescriptorSetLayout(const VkDescriptorSetLayoutCreateInfo& info,
@@ -128,6 +155,7 @@ VkResult DescriptorSetLayout::Create(Device& device, const VkDescriptorSetLayout
                          "is not supported", info.pBindings[i].binding, info.pBindings[i].descriptorType);
   }
   if (VkResult result = CheckUpdateAfterBind(info); result != VK_SUCCESS) return result;
+  if (VkResult result = CheckPushDescriptorLayout(device, info); result != VK_SUCCESS) return result;
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* layout = NewObject<DescriptorSetLayout>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, info, callbacks);
   if (layout == nullptr)

@@ -42,6 +42,10 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_KHR_MAINTENANCE_2),
     CT_EXTENSION(VK_KHR_MAINTENANCE_3),
     CT_EXTENSION(VK_KHR_MAINTENANCE_4),
+    // Push descriptors captured at record time, applied in stream order on both bind points (descriptor/
+    // push_descriptors.h, queue/bound_resources.cpp; tests/execution/push_descriptor_test.cpp, against lavapipe).
+    // maxPushDescriptors comes from the profile (lavapipe's: 32).
+    CT_EXTENSION(VK_KHR_PUSH_DESCRIPTOR),
     // Shader arithmetic and storage the interpreter executes (docs/execution.md).
     CT_EXTENSION(VK_KHR_16BIT_STORAGE),
     CT_EXTENSION(VK_KHR_8BIT_STORAGE),
@@ -244,6 +248,10 @@ constexpr std::string_view kFeatures[] = {
     // its endpoint modes decode to the error colour, and the SFLOAT formats stay transfer-only.
     "VkPhysicalDeviceFeatures.textureCompressionASTC_LDR",
     "VkPhysicalDeviceFeatures.shaderStorageImageExtendedFormats",
+    // Multisampled storage images: OpImageRead / OpImageWrite with the Sample operand address the sample inside the
+    // texel (sampling/texel_access.cpp), OpImageQuerySamples answers the image's count (tests/execution/
+    // storage_multisample_test.cpp, against lavapipe).
+    "VkPhysicalDeviceFeatures.shaderStorageImageMultisample",
     "VkPhysicalDeviceFeatures.shaderStorageImageReadWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderStorageImageWriteWithoutFormat",
     "VkPhysicalDeviceFeatures.shaderSampledImageArrayDynamicIndexing",
@@ -315,10 +323,16 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModel",
     "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+    // Availability and visibility chains of more than one element hold trivially: the interpreter executes every
+    // access in order on memory the host keeps coherent, atomics are sequentially consistent, and a workgroup's
+    // subgroups share one thread, so a write is available and visible at every scope as soon as it is executed
+    // (tests/execution "memory_model_chains", against lavapipe).
+    "VkPhysicalDeviceVulkanMemoryModelFeatures.vulkanMemoryModelAvailabilityVisibilityChains",
     // The aggregate's members too: vk.xml links them to VkPhysicalDeviceVulkanMemoryModelFeatures only through its
     // KHR alias, which the synonym table does not follow.
     "VkPhysicalDeviceVulkan12Features.vulkanMemoryModel",
     "VkPhysicalDeviceVulkan12Features.vulkanMemoryModelDeviceScope",
+    "VkPhysicalDeviceVulkan12Features.vulkanMemoryModelAvailabilityVisibilityChains",
     "VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation",
     "VkPhysicalDeviceShaderTerminateInvocationFeatures.shaderTerminateInvocation",
     "VkPhysicalDeviceSubgroupSizeControlFeatures.subgroupSizeControl",

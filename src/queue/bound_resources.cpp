@@ -47,8 +47,55 @@ BoundResources::BoundResources(Queue& queue, VkPipelineBindPoint bindPoint, VkSh
   }
 }
 
+uint32_t BoundResources::BoundSet::Count(uint32_t binding) const {
+  if (set != nullptr) {
+    const DescriptorBinding* b = set->layout().Find(binding);
+    return b != nullptr ? set->BindingCount(*b) : 0;
+  }
+  const PushedBinding* b = pushed ? PushedSetView{pushBindings, {}, {}}.Find(binding) : nullptr;
+  return b != nullptr ? b->count : 0;
+}
+
+const DescriptorRecord* BoundResources::BoundSet::Find(uint32_t binding, uint32_t element) const {
+  if (set != nullptr) return set->Find(binding, element);
+  const PushedBinding* b = pushed ? PushedSetView{pushBindings, {}, {}}.Find(binding) : nullptr;
+  return b != nullptr && element < b->count && b->firstRecord + element < pushRecords.size()
+             ? &pushRecords[b->firstRecord + element]
+             : nullptr;
+}
+
+bool BoundResources::BoundSet::ImmutableSamplers(uint32_t binding) const {
+  if (set != nullptr) {
+    const DescriptorBinding* b = set->layout().Find(binding);
+    return b != nullptr && b->immutableSamplers != nullptr;
+  }
+  const PushedBinding* b = pushed ? PushedSetView{pushBindings, {}, {}}.Find(binding) : nullptr;
+  return b != nullptr && b->immutableSamplers != 0;
+}
+
 void BoundResources::Reset() {
   for (BoundSet& bound : sets_) bound = BoundSet{};
+}
+
+void BoundResources::PushDescriptorSet(const record::PushDescriptorSet& push) {
+  if (push.bindPoint != bindPoint_ || push.set >= sets_.size()) return;
+  BoundSet& bound = sets_[push.set];
+  const PushedSetView view = ViewPushedSet(push);
+  // "Push descriptors can be updated incrementally and cause shaders to use the updated descriptors ... until the
+  // descriptor is overwritten, or else until the set is disturbed" (vkCmdPushDescriptorSetKHR).
+  const bool incremental = bound.pushed && bound.pushLayoutId == push.layoutId &&
+                           bound.pushRecords.size() == view.records.size();
+  bound.set = nullptr;
+  bound.dynamicOffsets.clear();
+  bound.pushed = true;
+  bound.pushLayoutId = push.layoutId;
+  bound.pushBindings = view.bindings;
+  if (!incremental) {
+    bound.pushRecords.assign(view.records.begin(), view.records.end());
+    return;
+  }
+  for (size_t i = 0; i < view.records.size(); ++i)
+    if (view.written[i] != 0) bound.pushRecords[i] = view.records[i];
 }
 
 void BoundResources::BindDescriptorSets(const record::BindDescriptorSets& bind) {
@@ -60,6 +107,9 @@ void BoundResources::BindDescriptorSets(const record::BindDescriptorSets& bind) 
     BoundSet& bound = sets_[bind.firstSet + i];
     bound.set = handles[i] != VK_NULL_HANDLE ? FromHandle(handles[i]) : nullptr;
     bound.dynamicOffsets.clear();
+    // A descriptor set bound at a push set's number replaces the pushed descriptors; a later push starts afresh.
+    bound.pushed = false;
+    bound.pushRecords.clear();
     if (bound.set == nullptr) continue;
     // "Each element of pDynamicOffsets which corresponds to a descriptor binding with type ..._DYNAMIC ... in the
     // order of the descriptor set bindings, and array elements within a binding" (vkCmdBindDescriptorSets).
@@ -97,9 +147,7 @@ BoundResources::FlattenResult BoundResources::Flatten(const execution::Executabl
   uint32_t bufferCount = exe.bufferSlots, imageCount = exe.imageSlots;
   auto runtimeCount = [&](uint32_t set, uint32_t binding) -> uint32_t {
     const BoundSet* bound = set < sets_.size() ? &sets_[set] : nullptr;
-    if (bound == nullptr || bound->set == nullptr) return 0;
-    const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding);
-    return layoutBinding != nullptr ? bound->set->BindingCount(*layoutBinding) : 0;
+    return bound != nullptr && bound->Bound() ? bound->Count(binding) : 0;
   };
   for (execution::BufferBinding& binding : bufferBindings) {
     if (binding.count != 0) continue;
@@ -135,8 +183,8 @@ BoundResources::FlattenResult BoundResources::Flatten(const execution::Executabl
     }
     for (uint32_t e = 0; e < binding.count; ++e) {
       execution::BufferRange& range = buffers[binding.firstSlot + e];
-      if (bound == nullptr || bound->set == nullptr) continue;
-      const DescriptorRecord* record = bound->set->Find(binding.binding, e);
+      if (bound == nullptr || !bound->Bound()) continue;
+      const DescriptorRecord* record = bound->Find(binding.binding, e);
       if (record != nullptr && record->buffer == nullptr && nullDescriptor_) {
         range.null = true;  // written as VK_NULL_HANDLE: defined, not a fault
         continue;
@@ -147,7 +195,7 @@ BoundResources::FlattenResult BoundResources::Flatten(const execution::Executabl
         return FlattenResult::kUseAfterFree;
       if (record->buffer->data() == nullptr) continue;
       VkDeviceSize offset = record->offset;
-      if (IsDynamic(record->type)) {
+      if (IsDynamic(record->type) && bound->set != nullptr) {  // push layouts have no dynamic buffers
         // The dynamic offset of this element: count the dynamic elements before it in binding order.
         uint32_t index = 0;
         for (const DescriptorBinding& b : bound->set->layout().bindings()) {
@@ -171,12 +219,12 @@ BoundResources::FlattenResult BoundResources::Flatten(const execution::Executabl
   std::string missing;
   for (const execution::ImageBinding& binding : imageBindings) {
     const BoundSet* bound = binding.set < sets_.size() ? &sets_[binding.set] : nullptr;
-    if (bound == nullptr || bound->set == nullptr) continue;
-    // Immutable samplers are the layout's own copies, alive as long as the set: not application objects.
-    const DescriptorBinding* layoutBinding = bound->set->layout().Find(binding.binding);
-    const bool immutableSamplers = layoutBinding != nullptr && layoutBinding->immutableSamplers != nullptr;
+    if (bound == nullptr || !bound->Bound()) continue;
+    // Immutable samplers are the layout's own copies, alive as long as the set (or the push record's copies, as
+    // long as the stream): not application objects.
+    const bool immutableSamplers = bound->ImmutableSamplers(binding.binding);
     for (uint32_t e = 0; e < binding.count; ++e) {
-      const DescriptorRecord* record = bound->set->Find(binding.binding, e);
+      const DescriptorRecord* record = bound->Find(binding.binding, e);
       if (record == nullptr) continue;
       if ((!immutableSamplers && !SamplerLive(queue_, record->sampler, where)) ||
           !ImageViewLive(queue_, record->imageView, ResourceAccess::Read, where) ||

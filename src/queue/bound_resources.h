@@ -8,10 +8,13 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "command/command_records.h"
+#include "descriptor/descriptor_set.h"
+#include "descriptor/push_descriptors.h"
 #include "execution/bindings.h"
 #include "execution/dispatch_context.h"
 #include "sampling/image_descriptor.h"
@@ -40,6 +43,10 @@ class BoundResources {
   // A primary command buffer starts with nothing bound (Vulkan 1.3, 6.1).
   void Reset();
   void BindDescriptorSets(const record::BindDescriptorSets& bind);
+  // vkCmdPushDescriptorSet(WithTemplate)KHR: the set becomes the pushed one. A push with the layout of the previous
+  // push to that set updates it incrementally; any other starts from an empty set ("When the set is disturbed or
+  // push descriptors with a different descriptor set layout are pushed, all push descriptors are undefined").
+  void PushDescriptorSet(const record::PushDescriptorSet& push);
   void PushConstants(const record::PushConstants& push);
   enum class FlattenResult {
     kReady,
@@ -55,9 +62,21 @@ class BoundResources {
   execution::OutOfRangeMode OutOfRange() const;
 
  private:
+  // A bound descriptor set, or the pushed descriptors of that set number (set == nullptr, pushed).
   struct BoundSet {
     const DescriptorSet* set = nullptr;
     std::vector<uint32_t> dynamicOffsets;
+    bool pushed = false;
+    uint64_t pushLayoutId = 0;
+    std::span<const PushedBinding> pushBindings;  // the layout's shape, in the latest push record's payload
+    std::vector<DescriptorRecord> pushRecords;    // every push so far since the set was last started afresh
+    bool Bound() const { return set != nullptr || pushed; }
+    // Descriptors (bytes for inline uniform blocks) of `binding`; 0 when the set has no such binding.
+    uint32_t Count(uint32_t binding) const;
+    // nullptr when out of range.
+    const DescriptorRecord* Find(uint32_t binding, uint32_t element) const;
+    // The binding's samplers are the layout's immutable ones (copies owned by the set or the push record).
+    bool ImmutableSamplers(uint32_t binding) const;
   };
 
   Queue& queue_;

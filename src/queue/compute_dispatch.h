@@ -31,6 +31,7 @@ class ComputeDispatcher {
   void Reset();
   void BindPipeline(const record::BindPipeline& bind);
   void BindDescriptorSets(const record::BindDescriptorSets& bind);
+  void PushDescriptorSet(const record::PushDescriptorSet& push) { resources_.PushDescriptorSet(push); }
   void PushConstants(const record::PushConstants& push);
   // Runs `groups` workgroups from `base`. False when the dispatch lost the device (the submission stops there).
   // `where` names the command for reports ("command 3 (vkCmdDispatch) of submission 2 on queue 0 of family 0").

@@ -228,6 +228,11 @@ bool Executor::Run(CommandOp op, const void* record) {
       compute_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
       graphics_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
       return true;
+    case CommandOp::PushDescriptorSetKHR:
+    case CommandOp::PushDescriptorSetWithTemplateKHR:
+      compute_.PushDescriptorSet(*static_cast<const record::PushDescriptorSet*>(record));
+      graphics_.PushDescriptorSet(*static_cast<const record::PushDescriptorSet*>(record));
+      return true;
     case CommandOp::PushConstants:
       compute_.PushConstants(*static_cast<const record::PushConstants*>(record));
       graphics_.PushConstants(*static_cast<const record::PushConstants*>(record));

@@ -41,6 +41,7 @@ class GraphicsDispatcher {
   void Reset();
   void BindPipeline(const record::BindPipeline& bind);
   void BindDescriptorSets(const record::BindDescriptorSets& bind) { resources_.BindDescriptorSets(bind); }
+  void PushDescriptorSet(const record::PushDescriptorSet& push) { resources_.PushDescriptorSet(push); }
   void PushConstants(const record::PushConstants& push) { resources_.PushConstants(push); }
   // Vertex/index buffers and dynamic state; false for records that are not graphics state.
   bool SetState(CommandOp op, const void* record);

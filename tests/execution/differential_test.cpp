@@ -66,6 +66,7 @@ struct Case {
   // Nonzero: words hold two 16-bit integers, each compared with this absolute tolerance (results derived from
   // half-precision transcendentals, whose precision Vulkan bounds loosely).
   int halfwordTolerance = 0;
+  bool availabilityChains = false;  // both devices must offer vulkanMemoryModelAvailabilityVisibilityChains
 };
 
 std::vector<Case> Cases() {
@@ -167,6 +168,10 @@ std::vector<Case> Cases() {
       // VK_KHR_shader_float_controls: signed zeros, infinities, NaNs and round-to-nearest-even, bit for bit.
       {"execution/float_controls.comp", {{0, 0, kStorage, 1024, Floats(-100, 100)}, {0, 1, kStorage, 8192, Zeros()}},
        {}, {16, 1, 1}, 0},
+      // Availability and visibility chains of two elements (workgroup store, queue-family barrier) in the Vulkan
+      // memory model.
+      {"execution/memory_model_chains.comp", {{0, 0, kStorage, 256, Uints(1000)}, {0, 1, kStorage, 256, Zeros()}},
+       {}, {4, 1, 1}, 0, 0, true},
       {"bench/fill.comp", {{0, 0, kStorage, 4096, Zeros()}}, {}, {64, 1, 1}, 0},
       {"bench/reduce.comp", {{0, 0, kStorage, 4096, Floats(-1, 1)}, {0, 1, kStorage, 16, Zeros()}}, {}, {16, 1, 1},
        1e-5f},
@@ -279,6 +284,10 @@ void Differential::Compare(const Case& c) {
   ASSERT_NE(lavapipe_, nullptr);
   const ComputeJob job = MakeJob(c);
   ASSERT_FALSE(job.spirv.empty()) << c.name;
+  if (c.availabilityChains) {
+    ASSERT_TRUE(crashtest_->memoryModelChains()) << "crashtest lacks vulkanMemoryModelAvailabilityVisibilityChains";
+    ASSERT_TRUE(lavapipe_->memoryModelChains()) << "lavapipe lacks vulkanMemoryModelAvailabilityVisibilityChains";
+  }
   const ComputeResult ours = crashtest_->Run(job);
   if (ours.result == VK_ERROR_DEVICE_LOST) {  // the next case gets a fresh device
     std::string error;

@@ -131,6 +131,10 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT imageInt64{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT, head};
     if (hasImageInt64) head = &imageInt64;
+    // The Vulkan memory model with availability and visibility chains, for the memory_model_chains case.
+    VkPhysicalDeviceVulkanMemoryModelFeatures memoryModel{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+                                                          head};
+    head = &memoryModel;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, head};
     vkGetPhysicalDeviceFeatures2(physical, &query);
     storage16.storageInputOutput16 = VK_FALSE;
@@ -143,6 +147,7 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     imageInt64.sparseImageInt64Atomics = VK_FALSE;  // no sparse images here
     variablePointers.variablePointers = VK_FALSE;  // only the storage-buffer form is tested
     d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
+    d->memoryModelChains_ = memoryModel.vulkanMemoryModelAvailabilityVisibilityChains == VK_TRUE;
     d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;
     std::vector<const char*> enabled;
     if (d->deviceFault_) enabled.push_back(VK_EXT_DEVICE_FAULT_EXTENSION_NAME);

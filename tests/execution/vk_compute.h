@@ -99,6 +99,8 @@ class ComputeDevice {
   uint32_t subgroupSize() const { return subgroupSize_; }
   VkPhysicalDeviceFeatures features() const { return features_; }
   bool hasExtension(const char* name) const;
+  // vulkanMemoryModelAvailabilityVisibilityChains is offered (and enabled).
+  bool memoryModelChains() const { return memoryModelChains_; }
 
  private:
   uint32_t MemoryType(uint32_t bits) const;
@@ -113,6 +115,7 @@ class ComputeDevice {
   std::vector<std::string> extensions_;
   bool addresses_ = false;
   bool deviceFault_ = false;
+  bool memoryModelChains_ = false;
 };
 
 // An instance over every driver VK_ICD_FILENAMES lists.
