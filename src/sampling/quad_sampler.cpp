@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "sampling/bilinear_2d.h"
 #include "sampling/texel_wrap.h"
@@ -79,6 +80,20 @@ bool BilinearFour(const LevelAccess& a, const SamplerDescriptor& sampler, const 
   Int4 x0, x1, y0, y1;
   if (!WrapFour(ix, a.width, sampler.address[0], &x0, &x1) || !WrapFour(iy, a.height, sampler.address[1], &y0, &y1))
     return false;
+#if defined(CRASHTEST_HAVE_UNORM4X8)
+  if constexpr (std::is_same_v<Decode, Unorm4x8CodeDecoder>) {
+    // SubTexelWeight four-wide (cvttps truncates as static_cast does).
+    const Int4 wx = __builtin_convertvector(ax * 256.0f + 0.5f, Int4), wy = __builtin_convertvector(ay * 256.0f + 0.5f, Int4);
+    for (int l = 0; l < 4; ++l) {
+      const std::byte* row0 = a.base + static_cast<uint64_t>(static_cast<uint32_t>(y0[l])) * a.rowPitch;
+      const std::byte* row1 = a.base + static_cast<uint64_t>(static_cast<uint32_t>(y1[l])) * a.rowPitch;
+      const uint64_t left = static_cast<uint64_t>(static_cast<uint32_t>(x0[l])) * a.texelStride;
+      const uint64_t right = static_cast<uint64_t>(static_cast<uint32_t>(x1[l])) * a.texelStride;
+      out[l] = BilinearUnorm8(row0 + left, row0 + right, row1 + left, row1 + right, wx[l], wy[l], decode.order);
+    }
+    return true;
+  }
+#endif
   const Float4 wy0 = 1.0f - ay, wx0 = 1.0f - ax;
   const Float4 w00 = wx0 * wy0, w10 = ax * wy0, w01 = wx0 * ay, w11 = ax * ay;
   for (int l = 0; l < 4; ++l) {
