@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "pipeline/spirv_tables.h"
 #include "statistics/instruction_class.h"
 
 namespace crashtest::statistics {
@@ -34,6 +35,10 @@ enum class Kind : uint8_t {
   VectorLoad,  // a vector memory instruction with a result: buffer/image load, texel fetch, sample, gather
   Fixed,       // stores, atomics, barriers, kills, emission, branches: nothing moves a load across them
 };
+
+// Only a load or an image instruction can be a VectorLoad (texture latency comes from the image class, memory
+// latency with a result from OpLoad): a cheap test before classifying the instruction.
+bool MayBeVectorLoad(uint16_t op) { return op == spv::OpLoad || spirv::OpcodeClass(op) == spirv::OpClass::Image; }
 
 struct BlockScheduler {
   const ir::Module& module;
@@ -141,7 +146,8 @@ struct BlockScheduler {
     // A block without a vector load keeps its order and its peak (the caller has the unscheduled one).
     bool anyLoad = false;
     for (const ir::Instruction& inst : block.instructions)
-      if (inst.result != ir::kNone && components[inst.result] != 0 && KindOf(inst) == Kind::VectorLoad) {
+      if (inst.result != ir::kNone && components[inst.result] != 0 && MayBeVectorLoad(inst.op) &&
+          KindOf(inst) == Kind::VectorLoad) {
         anyLoad = true;
         break;
       }

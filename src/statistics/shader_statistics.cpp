@@ -209,7 +209,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays or to spill.
-    vectorPeak = shader.liveness.MaxLiveComponentsWith(module, files.vectorComponents);
+    vectorPeak = files.vectorDemand;
     if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
       vectorLiveness = &splitLiveness;
