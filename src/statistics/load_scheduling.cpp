@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "pipeline/spirv_tables.h"
@@ -266,9 +267,19 @@ uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Livenes
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
                              std::span<const uint32_t> components, uint32_t ceiling) {
   LoadScheduling result;
-  BlockScheduler scheduler(module, liveness, components, ceiling);
-  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b)
-    result.demand = std::max(result.demand, scheduler.Schedule(b, result.moves));
+  // The scheduler's tables are per value; a shader without a vector load (a block without one keeps its order
+  // and its peak, which the caller has) needs none of them.
+  std::optional<BlockScheduler> scheduler;
+  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b) {
+    if (!scheduler) {
+      bool anyLoad = false;
+      for (const ir::Instruction& inst : module.function.blocks[b].instructions)
+        anyLoad |= inst.result != ir::kNone && components[inst.result] != 0 && MayBeVectorLoad(inst.op);
+      if (!anyLoad) continue;
+      scheduler.emplace(module, liveness, components, ceiling);
+    }
+    result.demand = std::max(result.demand, scheduler->Schedule(b, result.moves));
+  }
   return result;
 }
 
