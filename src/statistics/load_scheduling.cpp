@@ -55,9 +55,14 @@ struct BlockScheduler {
   bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
 
   Kind KindOf(const ir::Instruction& inst) const {
-    const InstructionCost cost = ClassifyInstruction(module, inst);
-    if (inst.result == ir::kNone || cost.cls == InstructionClass::BarrierAtomic) return Kind::Fixed;
+    // ClassifyInstruction's BarrierAtomic class is exactly the atomic and barrier opcodes; only loads and image
+    // instructions need the full classification (their latency).
+    const spirv::OpClass opClass = spirv::OpcodeClass(inst.op);
+    if (inst.result == ir::kNone || opClass == spirv::OpClass::Atomic || opClass == spirv::OpClass::Barrier)
+      return Kind::Fixed;
     if (components[inst.result] == 0) return Kind::Movable;  // a scalar (SMEM) load: not this scheduler's
+    if (inst.op != spv::OpLoad && opClass != spirv::OpClass::Image) return Kind::Movable;
+    const InstructionCost cost = ClassifyInstruction(module, inst);
     if (cost.latency == LatencyKind::Texture) return Kind::VectorLoad;
     if (cost.latency == LatencyKind::Memory && inst.op == spv::OpLoad) {
       const ir::Type& pointer = module.TypeOf(module.Operands(inst)[0]);

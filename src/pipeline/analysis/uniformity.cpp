@@ -30,8 +30,9 @@ bool IsAccessChain(uint16_t op) {
 }
 
 bool IsAtomic(uint16_t op) {
-  return (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
-         op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT || op == spv::OpAtomicFAddEXT;
+  if (op < spv::OpAtomicLoad) return false;  // most instructions: asked of every one on every sweep
+  return op <= spv::OpAtomicXor || op == spv::OpAtomicFlagTestAndSet || op == spv::OpAtomicFMinEXT ||
+         op == spv::OpAtomicFMaxEXT || op == spv::OpAtomicFAddEXT;
 }
 
 enum class GroupResult : uint8_t { NotGroup, Uniform, Divergent, FromOperands };
