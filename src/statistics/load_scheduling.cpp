@@ -103,6 +103,8 @@ struct BlockScheduler {
   // a value last when no read of it is below and it does not live out of the block.
   std::vector<uint32_t> readsBelow;
   std::vector<ir::ValueId> counted;
+  std::vector<uint32_t> order_, loads_;
+  std::vector<Kind> kinds_;
 
   bool ReadLast(ir::ValueId v) const { return !liveOut.Test(v) && readsBelow[v] == 0; }
   void CountReads(const ir::Instruction& inst) {
@@ -158,9 +160,14 @@ struct BlockScheduler {
         break;
       }
     if (!anyLoad) return 0;
-    std::vector<uint32_t> order;
-    std::vector<Kind> kinds(block.instructions.size(), Kind::Movable);
-    std::vector<uint32_t> loads;
+    // Scratch kept across blocks: allocated once per shader, not grown per block.
+    std::vector<uint32_t>& order = order_;
+    std::vector<Kind>& kinds = kinds_;
+    std::vector<uint32_t>& loads = loads_;
+    order.clear();
+    loads.clear();
+    kinds.assign(block.instructions.size(), Kind::Movable);
+    order.reserve(block.instructions.size());
     for (uint32_t i = 0; i < block.instructions.size(); ++i) {
       if (block.instructions[i].op == spv::OpPhi) continue;  // phis stay at the top
       kinds[i] = KindOf(block.instructions[i]);
