@@ -3,8 +3,10 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
+#include "pipeline/spirv_tables.h"
 #include "statistics/instruction_class.h"
 
 namespace crashtest::statistics {
@@ -35,6 +37,10 @@ enum class Kind : uint8_t {
   Fixed,       // stores, atomics, barriers, kills, emission, branches: nothing moves a load across them
 };
 
+// Only a load or an image instruction can be a VectorLoad (texture latency comes from the image class, memory
+// latency with a result from OpLoad): a cheap test before classifying the instruction.
+bool MayBeVectorLoad(uint16_t op) { return op == spv::OpLoad || spirv::OpcodeClass(op) == spirv::OpClass::Image; }
+
 struct BlockScheduler {
   const ir::Module& module;
   const analysis::Liveness& liveness;
@@ -49,9 +55,14 @@ struct BlockScheduler {
   bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
 
   Kind KindOf(const ir::Instruction& inst) const {
-    const InstructionCost cost = ClassifyInstruction(module, inst);
-    if (inst.result == ir::kNone || cost.cls == InstructionClass::BarrierAtomic) return Kind::Fixed;
+    // ClassifyInstruction's BarrierAtomic class is exactly the atomic and barrier opcodes; only loads and image
+    // instructions need the full classification (their latency).
+    const spirv::OpClass opClass = spirv::OpcodeClass(inst.op);
+    if (inst.result == ir::kNone || opClass == spirv::OpClass::Atomic || opClass == spirv::OpClass::Barrier)
+      return Kind::Fixed;
     if (components[inst.result] == 0) return Kind::Movable;  // a scalar (SMEM) load: not this scheduler's
+    if (inst.op != spv::OpLoad && opClass != spirv::OpClass::Image) return Kind::Movable;
+    const InstructionCost cost = ClassifyInstruction(module, inst);
     if (cost.latency == LatencyKind::Texture) return Kind::VectorLoad;
     if (cost.latency == LatencyKind::Memory && inst.op == spv::OpLoad) {
       const ir::Type& pointer = module.TypeOf(module.Operands(inst)[0]);
@@ -92,6 +103,8 @@ struct BlockScheduler {
   // a value last when no read of it is below and it does not live out of the block.
   std::vector<uint32_t> readsBelow;
   std::vector<ir::ValueId> counted;
+  std::vector<uint32_t> order_, loads_;
+  std::vector<Kind> kinds_;
 
   bool ReadLast(ir::ValueId v) const { return !liveOut.Test(v) && readsBelow[v] == 0; }
   void CountReads(const ir::Instruction& inst) {
@@ -141,14 +154,20 @@ struct BlockScheduler {
     // A block without a vector load keeps its order and its peak (the caller has the unscheduled one).
     bool anyLoad = false;
     for (const ir::Instruction& inst : block.instructions)
-      if (inst.result != ir::kNone && components[inst.result] != 0 && KindOf(inst) == Kind::VectorLoad) {
+      if (inst.result != ir::kNone && components[inst.result] != 0 && MayBeVectorLoad(inst.op) &&
+          KindOf(inst) == Kind::VectorLoad) {
         anyLoad = true;
         break;
       }
     if (!anyLoad) return 0;
-    std::vector<uint32_t> order;
-    std::vector<Kind> kinds(block.instructions.size(), Kind::Movable);
-    std::vector<uint32_t> loads;
+    // Scratch kept across blocks: allocated once per shader, not grown per block.
+    std::vector<uint32_t>& order = order_;
+    std::vector<Kind>& kinds = kinds_;
+    std::vector<uint32_t>& loads = loads_;
+    order.clear();
+    loads.clear();
+    kinds.assign(block.instructions.size(), Kind::Movable);
+    order.reserve(block.instructions.size());
     for (uint32_t i = 0; i < block.instructions.size(); ++i) {
       if (block.instructions[i].op == spv::OpPhi) continue;  // phis stay at the top
       kinds[i] = KindOf(block.instructions[i]);
@@ -260,9 +279,19 @@ uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Livenes
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
                              std::span<const uint32_t> components, uint32_t ceiling) {
   LoadScheduling result;
-  BlockScheduler scheduler(module, liveness, components, ceiling);
-  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b)
-    result.demand = std::max(result.demand, scheduler.Schedule(b, result.moves));
+  // The scheduler's tables are per value; a shader without a vector load (a block without one keeps its order
+  // and its peak, which the caller has) needs none of them.
+  std::optional<BlockScheduler> scheduler;
+  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b) {
+    if (!scheduler) {
+      bool anyLoad = false;
+      for (const ir::Instruction& inst : module.function.blocks[b].instructions)
+        anyLoad |= inst.result != ir::kNone && components[inst.result] != 0 && MayBeVectorLoad(inst.op);
+      if (!anyLoad) continue;
+      scheduler.emplace(module, liveness, components, ceiling);
+    }
+    result.demand = std::max(result.demand, scheduler->Schedule(b, result.moves));
+  }
   return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "pipeline/ir/passes/instruction_properties.h"
 #include "statistics/loop_weights.h"
@@ -139,7 +140,7 @@ LoopUnrolling UnrollLoops(const ir::Module& module, const analysis::LoopInfo& lo
   result.foldsAway.assign(module.values.size(), false);
   if (model.loopUnrollIterations == 0 || all.empty()) return result;
 
-  const Pointers pointers = TracePointers(module);
+  std::optional<Pointers> pointers;  // traced for the first loop whose body is inspected
   // Innermost loops first: a loop is considered once every loop inside it has been decided.
   std::vector<uint32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -151,7 +152,8 @@ LoopUnrolling UnrollLoops(const ir::Module& module, const analysis::LoopInfo& lo
     const uint32_t control = module.function.blocks[loop.header].loopControl;
     bool unroll = loop.tripCount.has_value() && !keepsInnerLoop[l] && (control & spv::LoopControlDontUnrollMask) == 0;
     if (unroll && (control & spv::LoopControlUnrollMask) == 0) {
-      const LoopBody body = Inspect(module, loop, pointers, result.blockCopies);
+      if (!pointers) pointers = TracePointers(module);
+      const LoopBody body = Inspect(module, loop, *pointers, result.blockCopies);
       const uint64_t trips = *loop.tripCount;
       const bool straightLine = body.conditionalBranches <= 1;
       const uint64_t limit = straightLine && body.dynamicLoad && model.loopUnrollIterationsForLoads != 0
@@ -170,7 +172,9 @@ LoopUnrolling UnrollLoops(const ir::Module& module, const analysis::LoopInfo& lo
     result.exitTestRemoved[loop.header] = true;
     for (ir::BlockId latch : loop.latches) result.exitTestRemoved[latch] = true;
   }
-  MarkIterationConstants(module, loops, result);
+  // Nothing folds without an unrolled loop (foldsAway is already all false).
+  if (std::find(result.unrolled.begin(), result.unrolled.end(), true) != result.unrolled.end())
+    MarkIterationConstants(module, loops, result);
   return result;
 }
 

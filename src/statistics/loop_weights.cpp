@@ -5,18 +5,6 @@
 
 namespace crashtest::statistics {
 
-uint64_t SaturatingMul(uint64_t a, uint64_t b) {
-  uint64_t product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) return std::numeric_limits<uint64_t>::max();
-  return product;
-}
-
-uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
-  uint64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) return std::numeric_limits<uint64_t>::max();
-  return sum;
-}
-
 std::vector<uint64_t> BlockWeights(const ir::Module& module, const analysis::LoopInfo& loops) {
   const size_t n = module.function.blocks.size();
   // Weight of each loop: its own trip count times its parent's weight (parents come first in nesting order

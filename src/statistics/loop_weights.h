@@ -23,8 +23,17 @@ bool InLoop(const analysis::LoopInfo& loops, uint32_t loop, ir::BlockId block);
 // Whether the edge from -> to leaves at least one loop that contains `from`.
 bool LeavesLoop(const analysis::LoopInfo& loops, ir::BlockId from, ir::BlockId to);
 
-// Arithmetic for weights and cycle sums, saturating at UINT64_MAX instead of wrapping.
-uint64_t SaturatingMul(uint64_t a, uint64_t b);
-uint64_t SaturatingAdd(uint64_t a, uint64_t b);
+// Arithmetic for weights and cycle sums, saturating at UINT64_MAX instead of wrapping (inline: the instruction
+// count calls them several times per instruction).
+inline uint64_t SaturatingMul(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return UINT64_MAX;
+  return product;
+}
+inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return UINT64_MAX;
+  return sum;
+}
 
 }  // namespace crashtest::statistics

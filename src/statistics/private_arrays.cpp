@@ -18,14 +18,12 @@ bool IsAccessChain(uint16_t op) {
 PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopInfo& loops,
                                 const MachineModel& model) {
   const auto& blocks = module.function.blocks;
-  std::vector<uint32_t> blockStart(blocks.size() + 1, 0);
-  for (ir::BlockId b = 0; b < blocks.size(); ++b)
-    blockStart[b + 1] = blockStart[b] + static_cast<uint32_t>(blocks[b].instructions.size());
 
   // Track every pointer back to its root variable; a non-constant index anywhere makes the root dynamic.
   std::vector<ir::ValueId> root(module.values.size(), ir::kNone);
   std::vector<bool> dynamic(module.values.size(), false);
   std::vector<bool> dynamicPointer(module.values.size(), false);  // an access chain with a non-constant index
+  bool anyDynamic = false;
   for (const ir::Global& global : module.globals)
     if (global.storageClass == spv::StorageClassPrivate) root[global.value] = global.value;
   for (const ir::Block& block : blocks)
@@ -41,8 +39,11 @@ PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopIn
         if (module.values[operands[k]].kind != ir::ValueKind::Constant) {
           dynamic[base] = true;
           dynamicPointer[inst.result] = true;
+          anyDynamic = true;
         }
     }
+  // Only a dynamically indexed variable is an array here; most shaders have none, and need no more walks.
+  if (!anyDynamic) return PrivateArrays{};
 
   // Arrays that only ever hold constants: a compiler moves them into the shader's constant data (NIR's
   // nir_opt_large_constants, which RADV runs; NVIDIA's constant bank) and reads them with a load at each access,
@@ -88,6 +89,9 @@ PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopIn
     result.arrays.push_back(array);
   }
   if (result.arrays.empty()) return result;
+  std::vector<uint32_t> blockStart(blocks.size() + 1, 0);
+  for (ir::BlockId b = 0; b < blocks.size(); ++b)
+    blockStart[b + 1] = blockStart[b] + static_cast<uint32_t>(blocks[b].instructions.size());
 
   // Live ranges of the arrays held in registers: every instruction that reads or writes through a pointer into
   // one, widened to the outermost loop around it.

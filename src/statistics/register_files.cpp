@@ -43,10 +43,15 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
   files.scalarComponents.assign(count, 0);
   // A lane mask takes one 32-bit scalar register per 32 invocations (two for wave64).
   const uint32_t laneMask = std::max<uint32_t>(1, (subgroupSize + 31) / 32);
+  // RegisterComponents walks the type recursively; a shader has far fewer types than values.
+  constexpr uint32_t kUnknown = ~0u;
+  std::vector<uint32_t> typeComponents(module.types.size(), kUnknown);
   for (ir::ValueId v = 0; v < count; ++v) {
     if (module.values[v].kind != ir::ValueKind::Instruction || module.values[v].owner == ir::kNone) continue;
     const ir::TypeId type = module.values[v].type;
-    const uint32_t components = analysis::RegisterComponents(module, type);
+    if (type == ir::kNone) continue;  // RegisterComponents gives 0: nothing to hold
+    if (typeComponents[type] == kUnknown) typeComponents[type] = analysis::RegisterComponents(module, type);
+    const uint32_t components = typeComponents[type];
     if (components == 0) continue;
     // A pointer into a descriptor's memory is not kept: the back end addresses the buffer from its descriptor
     // (in scalar registers) plus an offset it recomputes or folds into the instruction's immediate at each use.
@@ -58,7 +63,10 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     else if (module.types[type].kind == ir::TypeKind::Bool) files.scalarComponents[v] = laneMask;
     else files.vectorComponents[v] = components;
   }
-  files.scalarDemand = liveness.MaxLiveComponentsWith(module, files.scalarComponents);
+  const analysis::Liveness::TwoPeaks peaks =
+      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents);
+  files.vectorDemand = peaks.first;
+  files.scalarDemand = peaks.second;
   return files;
 }
 

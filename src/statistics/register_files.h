@@ -23,6 +23,7 @@ struct RegisterFiles {
   std::vector<uint32_t> vectorComponents;  // per value: 32-bit components in vector registers (split only)
   std::vector<uint32_t> scalarComponents;  // per value: scalar registers (split only)
   uint32_t scalarDemand = 0;              // peak live scalar registers (0 without a scalar file)
+  uint32_t vectorDemand = 0;              // peak live vector components (split only; the same walk as scalarDemand)
 };
 
 // Whether the instruction's result lives in scalar registers (and the instruction runs on the scalar unit).

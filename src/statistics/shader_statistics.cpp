@@ -23,20 +23,19 @@ enum class MemoryUnit : uint8_t { None, Vector, Scalar };
 // Which memory pipeline an instruction goes through, for clauses: uniform loads from buffers through the scalar
 // cache, other buffer, image, scratch and atomic accesses through the vector memory unit; workgroup memory and
 // values already in registers (inputs, push constants) through neither.
-MemoryUnit MemoryUnitOf(const ir::Module& module, const analysis::Uniformity& uniformity, const ir::Instruction& inst,
-                        const InstructionCost& cost, bool scalarUnit) {
+// `held`: HeldInScalarRegisters(inst) on a machine with a scalar unit (false without one).
+MemoryUnit MemoryUnitOf(const ir::Instruction& inst, const InstructionCost& cost, bool held) {
   if (cost.latency != LatencyKind::Memory && cost.latency != LatencyKind::Texture &&
       cost.latency != LatencyKind::Atomic)
     return MemoryUnit::None;
-  if (scalarUnit && inst.op == spv::OpLoad && HeldInScalarRegisters(module, uniformity, inst)) return MemoryUnit::Scalar;
+  if (held && inst.op == spv::OpLoad) return MemoryUnit::Scalar;
   return MemoryUnit::Vector;
 }
 
-bool IsScalarInstruction(const ir::Module& module, const analysis::Uniformity& uniformity, const ir::Instruction& inst,
-                         const InstructionCost& cost) {
+bool IsScalarInstruction(const ir::Instruction& inst, const InstructionCost& cost, bool held) {
   if (cost.cls == InstructionClass::ControlFlow) return true;  // branches run on the scalar unit (exec masks too)
   if (inst.op == spv::OpControlBarrier || inst.op == spv::OpMemoryBarrier) return true;
-  return HeldInScalarRegisters(module, uniformity, inst);
+  return held;
 }
 
 void CountInstructions(const pipeline::CompiledShader& shader, const MachineModel& model,
@@ -69,7 +68,8 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
       const bool wide = cost.latency == LatencyKind::Memory || cost.latency == LatencyKind::Texture ||
                         cost.latency == LatencyKind::Atomic || cost.latency == LatencyKind::Shared;
       stats.machineCodeBytes += machine * (wide ? 8 : 4);
-      if (scalarUnit && IsScalarInstruction(module, stats.uniformity, inst, cost)) stats.scalarInstructions += machine;
+      const bool held = scalarUnit && HeldInScalarRegisters(module, stats.uniformity, inst);
+      if (scalarUnit && IsScalarInstruction(inst, cost, held)) stats.scalarInstructions += machine;
       else stats.vectorInstructions += machine;
       if (conditional) {
         stats.branches += copies;
@@ -87,7 +87,7 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
         }
       }
       if (machine != 0) {
-        MemoryUnit unit = MemoryUnitOf(module, stats.uniformity, inst, cost, scalarUnit);
+        MemoryUnit unit = MemoryUnitOf(inst, cost, held);
         if (unit != run && unit == MemoryUnit::Vector) ++stats.vectorMemoryClauses;
         if (unit != run && unit == MemoryUnit::Scalar) ++stats.scalarMemoryClauses;
         run = unit;
@@ -209,7 +209,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays or to spill.
-    vectorPeak = shader.liveness.MaxLiveComponentsWith(module, files.vectorComponents);
+    vectorPeak = files.vectorDemand;
     if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
       vectorLiveness = &splitLiveness;

@@ -16,8 +16,9 @@ class StableHash {
  private:
   void AddByte(uint8_t byte) {
     state_ ^= byte;
-    state_ *= 0x100000001b3ull;
+    state_ *= kPrime;
   }
+  static constexpr uint64_t kPrime = 0x100000001b3ull;  // FNV-1a's 64-bit prime
   uint64_t state_ = 0xcbf29ce484222325ull;
 };
 

@@ -192,4 +192,57 @@ uint32_t Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<con
   return WalkPressure(module, components, [](ir::BlockId, uint32_t, uint32_t) {}, [](ir::BlockId, uint32_t) {});
 }
 
+Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
+                                                   std::span<const uint32_t> second) const {
+  // WalkPressure's walk with two sums: the same live set, each value weighted once per file.
+  const auto& blocks = module.function.blocks;
+  auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
+  TwoPeaks peak;
+  ValueSet live(module.values.size());
+  for (ir::BlockId b = 0; b < blocks.size(); ++b) {
+    uint32_t sum1 = 0, sum2 = 0;
+    for (ir::ValueId v : liveOut_[b]) {
+      live.Set(v);
+      sum1 += first[v];
+      sum2 += second[v];
+    }
+    uint32_t in1 = 0, in2 = 0;
+    for (ir::ValueId v : liveIn_[b]) {
+      in1 += first[v];
+      in2 += second[v];
+    }
+    peak.first = std::max(peak.first, in1);
+    peak.second = std::max(peak.second, in2);
+    const auto& instructions = blocks[b].instructions;
+    for (size_t i = instructions.size(); i-- > 0;) {
+      const ir::Instruction& inst = instructions[i];
+      if (inst.op == spv::OpPhi) continue;  // recorded as the live-in sum, already in the peaks
+      const bool defined = inst.result != kNone && live.Test(inst.result);
+      if (inst.result != kNone && !defined) {
+        peak.first = std::max(peak.first, sum1 + first[inst.result]);
+        peak.second = std::max(peak.second, sum2 + second[inst.result]);
+      } else {
+        peak.first = std::max(peak.first, sum1);
+        peak.second = std::max(peak.second, sum2);
+      }
+      if (defined) {
+        live.Reset(inst.result);
+        sum1 -= first[inst.result];
+        sum2 -= second[inst.result];
+      }
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        ir::ValueId v = operands[k];
+        if (tracked(v) && !live.Test(v)) {
+          live.Set(v);
+          sum1 += first[v];
+          sum2 += second[v];
+        }
+      }
+    }
+    live.Clear();
+  }
+  return peak;
+}
+
 }  // namespace crashtest::analysis

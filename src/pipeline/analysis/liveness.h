@@ -37,6 +37,13 @@ class Liveness {
   Liveness WithComponents(const ir::Module& module, std::span<const uint32_t> components) const;
   // Only the peak of WithComponents(module, components).MaxLiveComponents(), without building the tables.
   uint32_t MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const;
+  // The peaks of two weightings in one walk (the vector and scalar register files): the live sets are the same,
+  // so walking them once halves the cost of the two calls above.
+  struct TwoPeaks {
+    uint32_t first = 0, second = 0;
+  };
+  TwoPeaks MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
+                                 std::span<const uint32_t> second) const;
 
  private:
   void ComputePressure(const ir::Module& module, std::span<const uint32_t> components);

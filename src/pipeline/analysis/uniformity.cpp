@@ -30,8 +30,9 @@ bool IsAccessChain(uint16_t op) {
 }
 
 bool IsAtomic(uint16_t op) {
-  return (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
-         op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT || op == spv::OpAtomicFAddEXT;
+  if (op < spv::OpAtomicLoad) return false;  // most instructions: asked of every one on every sweep
+  return op <= spv::OpAtomicXor || op == spv::OpAtomicFlagTestAndSet || op == spv::OpAtomicFMinEXT ||
+         op == spv::OpAtomicFMaxEXT || op == spv::OpAtomicFAddEXT;
 }
 
 enum class GroupResult : uint8_t { NotGroup, Uniform, Divergent, FromOperands };
@@ -237,9 +238,13 @@ class UniformityBuilder {
   bool MarkRegion(ir::BlockId branch) {
     bool changed = false;
     const ir::BlockId stop = postDominators_.ImmediateDominator(branch);  // kNone: the virtual exit
-    std::vector<uint32_t> regionPreds(blocks_.size(), 0);
-    std::vector<bool> visited(blocks_.size(), false);
-    std::vector<ir::BlockId> work{branch};
+    // Scratch kept across regions (a shader has a few divergent branches, each walk allocated its own).
+    std::vector<uint32_t>& regionPreds = regionPreds_;
+    std::vector<bool>& visited = visited_;
+    regionPreds.assign(blocks_.size(), 0);
+    visited.assign(blocks_.size(), false);
+    std::vector<ir::BlockId>& work = work_;
+    work.assign(1, branch);
     visited[branch] = true;
     while (!work.empty()) {
       ir::BlockId x = work.back();
@@ -263,6 +268,7 @@ class UniformityBuilder {
       if (stop != kNone && InLoop(stop, l)) break;  // reconverges inside this loop, so inside the outer ones
       if (!divergentExit_[l]) {
         divergentExit_[l] = true;
+        exitsChanged_ = true;
         changed = true;
         // After the first invocations left, the rest run every block of the loop without them.
         for (ir::BlockId block : loops_.loops()[l].blocks) divergentControl_[block] = true;
@@ -282,6 +288,10 @@ class UniformityBuilder {
   }
 
   bool UpdateTemporalLoops() {
+    // temporalLoop_ depends only on divergentExit_: with no new divergent exit it is already up to date (and
+    // with none at all, all kNone as initialised) — most shaders, where this walk over every value was waste.
+    if (!exitsChanged_) return false;
+    exitsChanged_ = false;
     bool changed = false;
     for (ir::ValueId v = 0; v < module_.values.size(); ++v) {
       const ir::Value& value = module_.values[v];
@@ -308,6 +318,10 @@ class UniformityBuilder {
   std::vector<bool> divergent_, memoryDivergent_;
   std::vector<uint32_t> temporalLoop_;
   std::vector<bool> divergentBranch_, divergentControl_, join_, regionDone_, divergentExit_;
+  bool exitsChanged_ = false;  // divergentExit_ changed since UpdateTemporalLoops last ran
+  std::vector<uint32_t> regionPreds_;
+  std::vector<bool> visited_;
+  std::vector<ir::BlockId> work_;
 };
 
 }  // namespace
