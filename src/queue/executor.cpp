@@ -15,6 +15,7 @@
 #include "fault/fault_engine.h"
 #include "pipeline/pipeline.h"
 #include "queue/command_fault_scan.h"
+#include "queue/descriptor_set_liveness.h"
 #include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/queue.h"
@@ -224,10 +225,21 @@ bool Executor::Run(CommandOp op, const void* record) {
       compute_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
       graphics_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
       return true;
-    case CommandOp::BindDescriptorSets:
-      compute_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
-      graphics_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
+    case CommandOp::BindDescriptorSets: {
+      // The bind reads the sets' layouts: sets freed (or whose pool was reset or destroyed) since they were
+      // recorded fault here rather than be read (queue/descriptor_set_liveness.h).
+      const auto& bind = *static_cast<const record::BindDescriptorSets*>(record);
+      const auto* refs = PayloadOf<record::DescriptorSetRef>(&bind);
+      DescriptorSetLocks locks(queue_);
+      for (uint32_t i = 0; i < bind.setCount; ++i)
+        if (!locks.Acquire(refs[i])) [[unlikely]] {
+          locks.RaiseFault(Where(op));
+          return !execution_.lost();
+        }
+      compute_.BindDescriptorSets(bind);
+      graphics_.BindDescriptorSets(bind);
       return true;
+    }
     case CommandOp::PushConstants:
       compute_.PushConstants(*static_cast<const record::PushConstants*>(record));
       graphics_.PushConstants(*static_cast<const record::PushConstants*>(record));

@@ -32,15 +32,7 @@ constexpr Kind kSampler{VK_OBJECT_TYPE_SAMPLER, "sampler", "VUID-vkDestroySample
 
 // Raises the use-after-free fault described by `text` at `address` and returns false.
 bool Raise(Queue& queue, ResourceAccess access, VkDeviceAddress address, const char* text, const std::string& where) {
-  CT_ERROR("%s: %s", where.c_str(), text);
-  PlannedFault planned;
-  planned.id = "use-after-free";
-  planned.effect = FaultEffect::DeviceLost;
-  planned.report.description = text;
-  planned.report.address = FaultAddress{access == ResourceAccess::Write ? VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR
-                                                                        : VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR,
-                                        address, 1};
-  queue.device().faults().Inject(planned, ("at " + where).c_str());
+  RaiseUseAfterFree(queue, access, address, text, where);
   return false;
 }
 
@@ -88,6 +80,19 @@ bool Check(Queue& queue, const void* object, const Kind& kind, ResourceAccess ac
 }
 
 }  // namespace
+
+void RaiseUseAfterFree(Queue& queue, ResourceAccess access, VkDeviceAddress address, const char* text,
+                       const std::string& where) {
+  CT_ERROR("%s: %s", where.c_str(), text);
+  PlannedFault planned;
+  planned.id = "use-after-free";
+  planned.effect = FaultEffect::DeviceLost;
+  planned.report.description = text;
+  planned.report.address = FaultAddress{access == ResourceAccess::Write ? VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR
+                                                                        : VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR,
+                                        address, 1};
+  queue.device().faults().Inject(planned, ("at " + where).c_str());
+}
 
 bool BufferLive(Queue& queue, const Buffer* buffer, ResourceAccess access, const std::string& where) {
   return Check(queue, buffer, kBuffer, access, where, "");

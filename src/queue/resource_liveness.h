@@ -13,6 +13,8 @@
 // graphics_draw, render passes in queue/executor).
 #pragma once
 
+#include <vulkan/vulkan.h>
+
 #include <string>
 
 #include "command/command_ops.h"
@@ -36,6 +38,11 @@ bool ImageLive(Queue& queue, const Image* image, ResourceAccess access, const st
 bool ImageViewLive(Queue& queue, const ImageView* view, ResourceAccess access, const std::string& where);
 bool BufferViewLive(Queue& queue, const BufferView* view, ResourceAccess access, const std::string& where);
 bool SamplerLive(Queue& queue, const Sampler* sampler, const std::string& where);
+
+// Raises the use-after-free fault described by `text` (logged with `where`) at `address`: id `use-after-free`,
+// READ_INVALID or WRITE_INVALID. For the other checks of this kind (queue/descriptor_set_liveness.h).
+void RaiseUseAfterFree(Queue& queue, ResourceAccess access, VkDeviceAddress address, const char* text,
+                       const std::string& where);
 
 // The buffers and images a transfer command (copies, blits, clears, resolves, fills, updates) or the indirect
 // parameters of a draw or dispatch (its indirect and count buffers) name, checked as above.
