@@ -204,6 +204,8 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::WriteTimestamp:
     case CommandOp::WriteTimestamp2:
     case CommandOp::CopyQueryPoolResults:
+      // A destroyed query pool, or a destination buffer destroyed or whose memory was freed: a device fault.
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       RunQuery(op, record);
       return true;
     case CommandOp::Draw:
@@ -284,6 +286,7 @@ bool Executor::Run(CommandOp op, const void* record) {
       // "the marker value is written ... when all prior commands have completed executing the specified pipeline
       // stage" (vkCmdWriteBufferMarkerAMD): commands run in order on one thread, so that is now.
       const auto* r = static_cast<const record::BufferMarker*>(record);
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       if (r->dst->data() != nullptr && r->offset <= r->dst->size() && r->dst->size() - r->offset >= 4)
         std::memcpy(r->dst->data() + r->offset, &r->marker, sizeof(r->marker));
       queue_.breadcrumbs().Marker(r->dst->header.id, r->offset, r->marker, r->stage);
