@@ -29,6 +29,8 @@ constexpr Kind kImage{VK_OBJECT_TYPE_IMAGE, "image", "VUID-vkDestroyImage-image-
 constexpr Kind kImageView{VK_OBJECT_TYPE_IMAGE_VIEW, "image view", "VUID-vkDestroyImageView-imageView-01026"};
 constexpr Kind kBufferView{VK_OBJECT_TYPE_BUFFER_VIEW, "buffer view", "VUID-vkDestroyBufferView-bufferView-00936"};
 constexpr Kind kSampler{VK_OBJECT_TYPE_SAMPLER, "sampler", "VUID-vkDestroySampler-sampler-01082"};
+constexpr Kind kRenderPass{VK_OBJECT_TYPE_RENDER_PASS, "render pass", "VUID-vkDestroyRenderPass-renderPass-00873"};
+constexpr Kind kFramebuffer{VK_OBJECT_TYPE_FRAMEBUFFER, "framebuffer", "VUID-vkDestroyFramebuffer-framebuffer-00892"};
 constexpr Kind kQueryPool{VK_OBJECT_TYPE_QUERY_POOL, "query pool", "VUID-vkDestroyQueryPool-queryPool-00793"};
 
 // Raises the use-after-free fault described by `text` at `address` and returns false.
@@ -117,6 +119,12 @@ bool SamplerLive(Queue& queue, const Sampler* sampler, const std::string& where)
 
 bool QueryPoolLive(Queue& queue, const QueryPool* pool, ResourceAccess access, const std::string& where) {
   return Check(queue, pool, kQueryPool, access, where, "");
+}
+
+bool RenderPassInstanceLive(Queue& queue, const RenderPass* pass, const Framebuffer* framebuffer,
+                            const std::string& where) {
+  return Check(queue, pass, kRenderPass, ResourceAccess::Write, where, "") &&
+         Check(queue, framebuffer, kFramebuffer, ResourceAccess::Write, where, "");
 }
 
 bool CommandResourcesLive(Queue& queue, CommandOp op, const void* record, const std::string& where) {
