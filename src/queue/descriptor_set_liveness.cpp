@@ -10,19 +10,28 @@
 
 namespace crashtest {
 
+namespace {
+
+// The description of a set that is gone: `how` it went and the VUID that broke.
+std::string Gone(const record::DescriptorSetRef& ref, const char* how, const char* vuid) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "use after free: read of descriptor set %" PRIu64 " of descriptor pool %" PRIu64
+                ", %s while work used it (%s)",
+                ref.setId, ref.poolId, how, vuid);
+  return text;
+}
+
+}  // namespace
+
 bool DescriptorSetLocks::Acquire(const record::DescriptorSetRef& ref) {
   if (ref.set == nullptr) return true;
-  char text[384];
   const bool locked = std::find(pools_.begin(), pools_.end(), ref.pool) != pools_.end();
   if (!locked) {
     live_objects::Entry entry;
     if (live_objects::Find(ref.pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL, &entry) != live_objects::State::Live ||
         entry.id != ref.poolId) [[unlikely]] {
-      std::snprintf(text, sizeof text,
-                    "use after free: read of descriptor set %" PRIu64 ", whose descriptor pool %" PRIu64
-                    " was destroyed while work used it (VUID-vkDestroyDescriptorPool-descriptorPool-00303)",
-                    ref.setId, ref.poolId);
-      failure_ = text;
+      failure_ = Gone(ref, "destroyed with the pool", "VUID-vkDestroyDescriptorPool-descriptorPool-00303");
       return false;
     }
     // Live now, and not freed before this submission ends (DescriptorPool::Destroy defers it), even if the
@@ -32,17 +41,9 @@ bool DescriptorSetLocks::Acquire(const record::DescriptorSetRef& ref) {
   }
   const DescriptorPool::SetState state = ref.pool->LocateSet(ref.set, ref.setId, ref.poolIndex);
   if (state == DescriptorPool::SetState::kLive) [[likely]] return true;
-  if (state == DescriptorPool::SetState::kReset)
-    std::snprintf(text, sizeof text,
-                  "use after free: read of descriptor set %" PRIu64 ", whose descriptor pool %" PRIu64
-                  " was reset while work used it (VUID-vkResetDescriptorPool-descriptorPool-00313)",
-                  ref.setId, ref.poolId);
-  else
-    std::snprintf(text, sizeof text,
-                  "use after free: read of descriptor set %" PRIu64 " of descriptor pool %" PRIu64
-                  ", freed while work used it (VUID-vkFreeDescriptorSets-pDescriptorSets-00309)",
-                  ref.setId, ref.poolId);
-  failure_ = text;
+  failure_ = state == DescriptorPool::SetState::kReset
+                 ? Gone(ref, "freed by a reset of the pool", "VUID-vkResetDescriptorPool-descriptorPool-00313")
+                 : Gone(ref, "freed", "VUID-vkFreeDescriptorSets-pDescriptorSets-00309");
   return false;
 }
 

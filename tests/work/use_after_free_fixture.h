@@ -302,6 +302,27 @@ class UseAfterFreeResourcesTest : public WorkTest {
   VkResult Submit(Record&& record, bool pending = false) {
     return SubmitRecorded(RecordCommands(std::forward<Record>(record), pending));
   }
+  // The misuse every pending-work test makes: submits `record` pending, runs `destroy` while it waits (the stderr
+  // captured from there), releases it, and expects the use-after-free fault with every one of `expected` logged.
+  template <typename Record, typename Destroy>
+  void ExpectFaultWhenDestroyedWhilePending(Record&& record, Destroy&& destroy,
+                                            std::initializer_list<const char*> expected) {
+    ASSERT_EQ(Submit(std::forward<Record>(record), true), VK_SUCCESS);
+    ::testing::internal::CaptureStderr();
+    destroy();
+    Release();
+    ExpectUseAfterFree(expected);
+  }
+  // Destroys a host buffer's buffer (and frees its memory when `memoryToo`), or frees its memory alone.
+  void DestroyBuffer(HostBuffer* buffer, bool memoryToo = false) {
+    vkDestroyBuffer(device_, buffer->buffer, nullptr);
+    buffer->buffer = VK_NULL_HANDLE;
+    if (memoryToo) FreeMemory(buffer);
+  }
+  void FreeMemory(HostBuffer* buffer) {
+    vkFreeMemory(device_, buffer->memory, nullptr);
+    buffer->memory = VK_NULL_HANDLE;
+  }
   void Release() { ASSERT_EQ(vkSetEvent(device_, event_), VK_SUCCESS); }
 
   // Waits for the submission: the device must be lost with a use-after-free report whose log names every one of

@@ -30,13 +30,6 @@ class UseAfterFreeQueriesTest : public UseAfterFreeResourcesTest {
     EXPECT_EQ(vkCreateQueryPool(device_, &info, nullptr, &pool_), VK_SUCCESS);
     return pool_;
   }
-  // Destroys `buffer` and frees its memory, as the application may once it thinks the work is done.
-  void DestroyBuffer(HostBuffer* buffer) {
-    vkDestroyBuffer(device_, buffer->buffer, nullptr);
-    vkFreeMemory(device_, buffer->memory, nullptr);
-    buffer->buffer = VK_NULL_HANDLE;
-    buffer->memory = VK_NULL_HANDLE;
-  }
   VkQueryPool pool_ = VK_NULL_HANDLE;
 };
 
@@ -57,48 +50,36 @@ TEST_F(UseAfterFreeMarkerTest, DestroyingThePendingDestinationOfABufferMarkerRai
   auto marker = reinterpret_cast<PFN_vkCmdWriteBufferMarkerAMD>(DeviceCommand("vkCmdWriteBufferMarkerAMD"));
   if (marker == nullptr) GTEST_SKIP() << "VK_AMD_buffer_marker not enabled";
   HostBuffer* breadcrumbs = CreateHostBuffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-  ASSERT_EQ(Submit([&](VkCommandBuffer cb) { marker(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, breadcrumbs->buffer, 0, 7); },
-                   true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  DestroyBuffer(breadcrumbs);
-  Release();
-  ExpectUseAfterFree(
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) { marker(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, breadcrumbs->buffer, 0, 7); },
+      [&] { DestroyBuffer(breadcrumbs, true); },
       {"use after free: write of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdWriteBufferMarkerAMD)"});
 }
 
 TEST_F(UseAfterFreeQueriesTest, DestroyingThePendingDestinationOfQueryResultsRaisesAWriteFault) {
   VkQueryPool pool = CreateTimestampPool();
   HostBuffer* results = CreateHostBuffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  vkCmdResetQueryPool(cb, pool, 0, 4);
-                  vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 0);
-                  vkCmdCopyQueryPoolResults(cb, pool, 0, 1, results->buffer, 0, 8, VK_QUERY_RESULT_64_BIT);
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  DestroyBuffer(results);
-  Release();
-  ExpectUseAfterFree(
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        vkCmdResetQueryPool(cb, pool, 0, 4);
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 0);
+        vkCmdCopyQueryPoolResults(cb, pool, 0, 1, results->buffer, 0, 8, VK_QUERY_RESULT_64_BIT);
+      },
+      [&] { DestroyBuffer(results, true); },
       {"use after free: write of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdCopyQueryPoolResults)"});
 }
 
 TEST_F(UseAfterFreeQueriesTest, DestroyingAPendingQueryPoolRaisesAFault) {
   VkQueryPool pool = CreateTimestampPool();
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  vkCmdResetQueryPool(cb, pool, 0, 4);
-                  vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 0);
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyQueryPool(device_, pool, nullptr);
-  pool_ = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree(
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        vkCmdResetQueryPool(cb, pool, 0, 4);
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 0);
+      },
+      [&] {
+        vkDestroyQueryPool(device_, pool, nullptr);
+        pool_ = VK_NULL_HANDLE;
+      },
       {"use after free: write of query pool", "VUID-vkDestroyQueryPool-queryPool-00793", "(vkCmdResetQueryPool)"});
 }
 

@@ -52,22 +52,17 @@ class UseAfterFreeRenderPassTest : public UseAfterFreeResourcesTest {
     }
     UseAfterFreeResourcesTest::TearDown();
   }
-  // Submits a render pass instance that clears the target, pending behind Release().
-  void SubmitPendingInstance() {
-    ASSERT_EQ(Submit(
-                  [&](VkCommandBuffer cb) {
-                    VkClearValue clear{};
-                    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-                    begin.renderPass = pass_;
-                    begin.framebuffer = framebuffer_;
-                    begin.renderArea = {{0, 0}, {16, 16}};
-                    begin.clearValueCount = 1;
-                    begin.pClearValues = &clear;
-                    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
-                    vkCmdEndRenderPass(cb);
-                  },
-                  true),
-              VK_SUCCESS);
+  // Records a render pass instance that clears the target.
+  void RecordInstance(VkCommandBuffer cb) const {
+    VkClearValue clear{};
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = pass_;
+    begin.framebuffer = framebuffer_;
+    begin.renderArea = {{0, 0}, {16, 16}};
+    begin.clearValueCount = 1;
+    begin.pClearValues = &clear;
+    vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdEndRenderPass(cb);
   }
   ImageResource* target_ = nullptr;
   VkRenderPass pass_ = VK_NULL_HANDLE;
@@ -75,23 +70,23 @@ class UseAfterFreeRenderPassTest : public UseAfterFreeResourcesTest {
 };
 
 TEST_F(UseAfterFreeRenderPassTest, DestroyingThePendingRenderPassRaisesAFault) {
-  SubmitPendingInstance();
-  ::testing::internal::CaptureStderr();
-  vkDestroyRenderPass(device_, pass_, nullptr);
-  pass_ = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: write of render pass", "VUID-vkDestroyRenderPass-renderPass-00873",
-                      "(vkCmdBeginRenderPass)"});
+  ExpectFaultWhenDestroyedWhilePending([&](VkCommandBuffer cb) { RecordInstance(cb); },
+                                       [&] {
+                                         vkDestroyRenderPass(device_, pass_, nullptr);
+                                         pass_ = VK_NULL_HANDLE;
+                                       },
+                                       {"use after free: write of render pass",
+                                        "VUID-vkDestroyRenderPass-renderPass-00873", "(vkCmdBeginRenderPass)"});
 }
 
 TEST_F(UseAfterFreeRenderPassTest, DestroyingThePendingFramebufferRaisesAFault) {
-  SubmitPendingInstance();
-  ::testing::internal::CaptureStderr();
-  vkDestroyFramebuffer(device_, framebuffer_, nullptr);
-  framebuffer_ = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: write of framebuffer", "VUID-vkDestroyFramebuffer-framebuffer-00892",
-                      "(vkCmdBeginRenderPass)"});
+  ExpectFaultWhenDestroyedWhilePending([&](VkCommandBuffer cb) { RecordInstance(cb); },
+                                       [&] {
+                                         vkDestroyFramebuffer(device_, framebuffer_, nullptr);
+                                         framebuffer_ = VK_NULL_HANDLE;
+                                       },
+                                       {"use after free: write of framebuffer",
+                                        "VUID-vkDestroyFramebuffer-framebuffer-00892", "(vkCmdBeginRenderPass)"});
 }
 
 // A second destruction of either is logged and ignored (a double free before).

@@ -53,23 +53,21 @@ TEST_F(UseAfterFreeResourcesTest, ClearingAnImageWhoseMemoryWasFreedRaisesAWrite
 TEST_F(UseAfterFreeResourcesTest, DestroyingTheDestinationOfAPendingBlitRaisesAWriteFault) {
   ImageResource* src = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, 8, 8, VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
   ImageResource* dst = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, 8, 8, VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  VkImageBlit blit{};
-                  blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-                  blit.srcOffsets[1] = blit.dstOffsets[1] = {8, 8, 1};
-                  vkCmdBlitImage(cb, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
-                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyImageView(device_, dst->view, nullptr);
-  vkDestroyImage(device_, dst->image, nullptr);
-  vkFreeMemory(device_, dst->memory, nullptr);
-  *dst = ImageResource{};
-  Release();
-  ExpectUseAfterFree({"use after free: write of image", "VUID-vkDestroyImage-image-01000"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        VkImageBlit blit{};
+        blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        blit.srcOffsets[1] = blit.dstOffsets[1] = {8, 8, 1};
+        vkCmdBlitImage(cb, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+      },
+      [&] {
+        vkDestroyImageView(device_, dst->view, nullptr);
+        vkDestroyImage(device_, dst->image, nullptr);
+        vkFreeMemory(device_, dst->memory, nullptr);
+        *dst = ImageResource{};
+      },
+      {"use after free: write of image", "VUID-vkDestroyImage-image-01000"});
 }
 
 // --- Descriptors of dispatches ---
@@ -166,17 +164,13 @@ TEST_F(UseAfterFreeResourcesTest, DestroyingAPendingTexelBufferViewRaisesAFault)
   VkBufferView valuesView = CreateBufferView(values->buffer);
   texels.WriteTexelBuffer(0, lutView);
   texels.WriteTexelBuffer(1, valuesView);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  texels.Bind(cb, 0);
-                  vkCmdDispatch(cb, 1, 1, 1);
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyBufferView(device_, valuesView, nullptr);
-  Release();
-  ExpectUseAfterFree({"use after free: read of buffer view", "VUID-vkDestroyBufferView-bufferView-00936"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        texels.Bind(cb, 0);
+        vkCmdDispatch(cb, 1, 1, 1);
+      },
+      [&] { vkDestroyBufferView(device_, valuesView, nullptr); },
+      {"use after free: read of buffer view", "VUID-vkDestroyBufferView-bufferView-00936"});
   vkDestroyBufferView(device_, lutView, nullptr);
 }
 
@@ -185,17 +179,12 @@ TEST_F(UseAfterFreeResourcesTest, DestroyingAPendingTexelBufferViewRaisesAFault)
 TEST_F(UseAfterFreeResourcesTest, DrawingFromADestroyedVertexBufferRaisesAFault) {
   DrawJob job(device_);
   HostBuffer* vertices = Triangle();
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  RecordDraw(cb, job, vertices->buffer, [](VkCommandBuffer c) { vkCmdDraw(c, 3, 1, 0, 0); });
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyBuffer(device_, vertices->buffer, nullptr);
-  vertices->buffer = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: read of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdDraw)"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        RecordDraw(cb, job, vertices->buffer, [](VkCommandBuffer c) { vkCmdDraw(c, 3, 1, 0, 0); });
+      },
+      [&] { DestroyBuffer(vertices); },
+      {"use after free: read of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdDraw)"});
 }
 
 // The index buffer's memory is freed while the draw is pending. (Freed before the recording, a later allocation
@@ -204,20 +193,15 @@ TEST_F(UseAfterFreeResourcesTest, DrawingWithAnIndexBufferWhoseMemoryWasFreedRai
   DrawJob job(device_);
   HostBuffer* vertices = Triangle();
   HostBuffer* indices = CreateHostBuffer(kLarge, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  RecordDraw(cb, job, vertices->buffer, [&](VkCommandBuffer c) {
-                    vkCmdBindIndexBuffer(c, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
-                    vkCmdDrawIndexed(c, 3 * 1000, 1, 0, 0, 0);
-                  });
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkFreeMemory(device_, indices->memory, nullptr);
-  indices->memory = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: read of buffer", "VUID-vkFreeMemory-memory-00677", "(vkCmdDrawIndexed)"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        RecordDraw(cb, job, vertices->buffer, [&](VkCommandBuffer c) {
+          vkCmdBindIndexBuffer(c, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
+          vkCmdDrawIndexed(c, 3 * 1000, 1, 0, 0, 0);
+        });
+      },
+      [&] { FreeMemory(indices); },
+      {"use after free: read of buffer", "VUID-vkFreeMemory-memory-00677", "(vkCmdDrawIndexed)"});
 }
 
 TEST_F(UseAfterFreeResourcesTest, DrawingWithADestroyedIndirectBufferRaisesAFault) {
@@ -226,18 +210,13 @@ TEST_F(UseAfterFreeResourcesTest, DrawingWithADestroyedIndirectBufferRaisesAFaul
   HostBuffer* indirect = CreateHostBuffer(64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const VkDrawIndirectCommand command{3, 1, 0, 0};
   std::memcpy(indirect->mapped, &command, sizeof command);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  RecordDraw(cb, job, vertices->buffer,
-                             [&](VkCommandBuffer c) { vkCmdDrawIndirect(c, indirect->buffer, 0, 1, 16); });
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyBuffer(device_, indirect->buffer, nullptr);
-  indirect->buffer = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: read of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdDrawIndirect)"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        RecordDraw(cb, job, vertices->buffer,
+                   [&](VkCommandBuffer c) { vkCmdDrawIndirect(c, indirect->buffer, 0, 1, 16); });
+      },
+      [&] { DestroyBuffer(indirect); },
+      {"use after free: read of buffer", "VUID-vkDestroyBuffer-buffer-00922", "(vkCmdDrawIndirect)"});
 }
 
 TEST_F(UseAfterFreeResourcesTest, DispatchingWithADestroyedIndirectBufferRaisesAFault) {
@@ -249,18 +228,13 @@ TEST_F(UseAfterFreeResourcesTest, DispatchingWithADestroyedIndirectBufferRaisesA
   std::memcpy(indirect->mapped, &groups, sizeof groups);
   saxpy.WriteBuffer(0, x->buffer);
   saxpy.WriteBuffer(1, y->buffer);
-  ASSERT_EQ(Submit(
-                [&](VkCommandBuffer cb) {
-                  saxpy.Bind(cb, 64);
-                  vkCmdDispatchIndirect(cb, indirect->buffer, 0);
-                },
-                true),
-            VK_SUCCESS);
-  ::testing::internal::CaptureStderr();
-  vkDestroyBuffer(device_, indirect->buffer, nullptr);
-  indirect->buffer = VK_NULL_HANDLE;
-  Release();
-  ExpectUseAfterFree({"use after free: read of buffer", "(vkCmdDispatchIndirect)"});
+  ExpectFaultWhenDestroyedWhilePending(
+      [&](VkCommandBuffer cb) {
+        saxpy.Bind(cb, 64);
+        vkCmdDispatchIndirect(cb, indirect->buffer, 0);
+      },
+      [&] { DestroyBuffer(indirect); },
+      {"use after free: read of buffer", "(vkCmdDispatchIndirect)"});
 }
 
 // The colour attachment's view was destroyed before the submission: the render pass instance faults as it begins.
