@@ -12,6 +12,7 @@
 #include "command/transfer_checks.h"
 #include "common/pnext.h"
 #include "common/struct_types.h"
+#include "descriptor/descriptor_pool.h"
 #include "device/device.h"
 #include "device/resources.h"
 #include "entry_points.h"
@@ -223,11 +224,13 @@ VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer commandBuffer, 
                                                  const uint32_t* pDynamicOffsets) {
   auto* r = Append<record::BindDescriptorSets>(
       commandBuffer, CommandOp::BindDescriptorSets,
-      sizeof(VkDescriptorSet) * descriptorSetCount + sizeof(uint32_t) * dynamicOffsetCount);
+      sizeof(record::DescriptorSetRef) * descriptorSetCount + sizeof(uint32_t) * dynamicOffsetCount);
   if (r == nullptr) return;
   *r = {pipelineBindPoint, layout, firstSet, descriptorSetCount, dynamicOffsetCount};
-  VkDescriptorSet* sets = PayloadOf<VkDescriptorSet>(r);
-  CopyArray(sets, pDescriptorSets, descriptorSetCount);
+  auto* sets = PayloadOf<record::DescriptorSetRef>(r);
+  // The sets are live now (VUID-vkCmdBindDescriptorSets-pDescriptorSets-parameter); the queue checks they still
+  // are when it runs the bind and the work that reads them.
+  for (uint32_t i = 0; i < descriptorSetCount; ++i) sets[i] = DescriptorPool::Ref(FromHandle(pDescriptorSets[i]));
   CopyArray(reinterpret_cast<uint32_t*>(sets + descriptorSetCount), pDynamicOffsets, dynamicOffsetCount);
 }
 

@@ -41,9 +41,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice device, const VkDes
   });
 }
 
-VKAPI_ATTR void VKAPI_CALL DestroyDescriptorPool(VkDevice, VkDescriptorPool descriptorPool,
-                                                 const VkAllocationCallbacks*) {
-  GuardedVoid("vkDestroyDescriptorPool", [&] { DescriptorPool::Destroy(FromHandle(descriptorPool)); });
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool,
+                                                 const VkAllocationCallbacks* pAllocator) {
+  GuardedVoid("vkDestroyDescriptorPool",
+              [&] { DescriptorPool::Destroy(*FromHandle(device), FromHandle(descriptorPool), pAllocator); });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice, VkDescriptorPool descriptorPool,

@@ -23,8 +23,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device, const VkRender
 
 VKAPI_ATTR void VKAPI_CALL DestroyRenderPass(VkDevice device, VkRenderPass renderPass,
                                              const VkAllocationCallbacks* pAllocator) {
-  if (renderPass == VK_NULL_HANDLE) return;
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(renderPass));
+  GuardedVoid("vkDestroyRenderPass",
+              [&] { RenderPass::Destroy(*FromHandle(device), FromHandle(renderPass), pAllocator); });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo* pCreateInfo,
@@ -37,8 +37,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device, const VkFrameb
 
 VKAPI_ATTR void VKAPI_CALL DestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer,
                                               const VkAllocationCallbacks* pAllocator) {
-  if (framebuffer == VK_NULL_HANDLE) return;
-  DeleteObject(ChooseAllocator(pAllocator, FromHandle(device)->allocator()), FromHandle(framebuffer));
+  GuardedVoid("vkDestroyFramebuffer",
+              [&] { Framebuffer::Destroy(*FromHandle(device), FromHandle(framebuffer), pAllocator); });
 }
 
 VKAPI_ATTR void VKAPI_CALL GetRenderAreaGranularity(VkDevice, VkRenderPass, VkExtent2D* pGranularity) {

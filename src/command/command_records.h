@@ -1,6 +1,6 @@
 // The fixed-layout records of the command stream (command_arena.h), one struct per kind of vkCmd*. Objects are
 // held as crashtest pointers resolved at record time; objects of other areas the executor does not look into
-// (pipelines, layouts, descriptor sets) stay handles. Variable-size arrays follow the record as its payload
+// (pipelines, layouts) stay handles. Variable-size arrays follow the record as its payload
 // (PayloadOf), converted at record time to the form the executor consumes (the "2" structs of
 // VK_KHR_copy_commands2), so execution does no conversion. pNext chains are not kept: every extension struct the
 // driver honours is folded into the record.
@@ -14,6 +14,8 @@ namespace crashtest {
 
 class Buffer;
 class CommandBuffer;
+class DescriptorPool;
+class DescriptorSet;
 class Event;
 class Framebuffer;
 class Image;
@@ -34,7 +36,16 @@ struct SetStencilValue { VkStencilFaceFlags faceMask; uint32_t value; };
 struct SetEnable { VkBool32 enable; };
 struct SetFlags { uint32_t flags; };                    // cull mode, front face, topology, compare op, device mask
 struct SetStencilOp { VkStencilFaceFlags faceMask; VkStencilOp fail, pass, depthFail; VkCompareOp compare; };
-// payload: VkDescriptorSet[setCount], then uint32_t[dynamicOffsetCount]
+// A descriptor set as vkCmdBindDescriptorSets named it, with what the queue needs to tell, without touching the
+// set, whether it is still that set (queue/descriptor_set_liveness.h): its pool and both ids, and where the pool
+// listed it when it was recorded (a hint: frees move sets). set is null for VK_NULL_HANDLE.
+struct DescriptorSetRef {
+  const DescriptorSet* set;
+  const DescriptorPool* pool;
+  uint64_t setId, poolId;
+  uint32_t poolIndex;
+};
+// payload: DescriptorSetRef[setCount], then uint32_t[dynamicOffsetCount]
 struct BindDescriptorSets {
   VkPipelineBindPoint bindPoint; VkPipelineLayout layout; uint32_t firstSet, setCount, dynamicOffsetCount;
 };

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/result.h"
 #include "device/device.h"
 #include "queue/device_execution.h"
@@ -40,12 +42,27 @@ VkResult QueryPool::Create(Device& device, const VkQueryPoolCreateInfo& info, co
   auto* pool = NewObject<QueryPool>(ChooseAllocator(allocator, device.allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT,
                                     ExecutionOf(device), info);
   if (pool == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateQueryPool: allocation failed");
+  live_objects::Add(pool, {VK_OBJECT_TYPE_QUERY_POOL, pool->header.id, 0});
   *out = ToHandle(pool);
   return VK_SUCCESS;
 }
 
 void QueryPool::Destroy(Device& device, QueryPool* pool, const VkAllocationCallbacks* allocator) {
-  DeleteObject(ChooseAllocator(allocator, device.allocator()), pool);
+  if (pool == nullptr) return;
+  // "queryPool must be a valid VkQueryPool handle" (VUID-vkDestroyQueryPool-queryPool-parameter): a second
+  // destruction would free the pool twice.
+  if (!live_objects::Remove(pool, VK_OBJECT_TYPE_QUERY_POOL)) {
+    CT_ERROR("vkDestroyQueryPool: %p is not a live query pool (destroyed already?) "
+             "(VUID-vkDestroyQueryPool-queryPool-parameter); ignored", static_cast<void*>(ToHandle(pool)));
+    return;
+  }
+  // Pending work may still name it (VUID-vkDestroyQueryPool-queryPool-00793): the queues see it destroyed and fault
+  // (queue/resource_liveness.h); its storage stays until that work is done.
+  device.deferredDestruction().DestroyWhenIdle(
+      pool, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<QueryPool*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 void QueryPool::Reset(uint32_t first, uint32_t count) {

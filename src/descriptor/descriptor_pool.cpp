@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
@@ -48,7 +50,7 @@ DescriptorPool::DescriptorPool(const VkDescriptorPoolCreateInfo& info, const VkA
 }
 
 DescriptorPool::~DescriptorPool() {
-  Reset();
+  Reset();  // nothing reads the pool any more: its destruction waited for the device's work (Destroy)
   while (recycled_ != nullptr) {
     RecycledSet* next = recycled_->next;
     FreeHostMemory(nullptr, recycled_);
@@ -86,14 +88,45 @@ VkResult DescriptorPool::Create(Device& device, const VkDescriptorPoolCreateInfo
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* pool = NewObject<DescriptorPool>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, info, callbacks);
   if (pool == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateDescriptorPool: allocation failed");
+  live_objects::Add(pool, {VK_OBJECT_TYPE_DESCRIPTOR_POOL, pool->header.id, 0});
   *out = ToHandle(pool);
   return VK_SUCCESS;
 }
 
-void DescriptorPool::Destroy(DescriptorPool* pool) {
+void DescriptorPool::Destroy(Device& device, DescriptorPool* pool, const VkAllocationCallbacks*) {
   if (pool == nullptr) return;
-  HostAllocator allocator = pool->allocator_;
-  DeleteObject(allocator.get(), pool);
+  // "descriptorPool must be a valid VkDescriptorPool handle" (VUID-vkDestroyDescriptorPool-descriptorPool-
+  // parameter): a second destruction would free the pool twice.
+  if (!live_objects::Remove(pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL)) {
+    CT_ERROR("vkDestroyDescriptorPool: %p is not a live descriptor pool (destroyed already?) "
+             "(VUID-vkDestroyDescriptorPool-descriptorPool-parameter); ignored",
+             static_cast<void*>(ToHandle(pool)));
+    return;
+  }
+  // "All submitted commands that refer to descriptorPool (via any allocated descriptor sets) must have completed
+  // execution" (VUID-vkDestroyDescriptorPool-descriptorPool-00303): pending work that still names its sets sees
+  // the pool destroyed and faults (queue/descriptor_set_liveness.h); its storage — arena, sets, the layouts they
+  // use — stays until that work is done.
+  device.deferredDestruction().DestroyWhenIdle(
+      pool, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<DescriptorPool*>(object));
+      },
+      pool->allocator_.get());  // the callbacks it was made with (copied: they outlive the pool's copy)
+}
+
+record::DescriptorSetRef DescriptorPool::Ref(const DescriptorSet* set) {
+  if (set == nullptr) return {nullptr, nullptr, 0, 0, 0};
+  return {set, &set->pool(), set->header.id, set->pool().header.id, set->poolIndex_};
+}
+
+DescriptorPool::SetState DescriptorPool::LocateSet(const DescriptorSet* set, uint64_t id, uint32_t poolIndex) const {
+  // Only pointers the pool lists as live are dereferenced: a freed set's memory may be gone (allocation
+  // callbacks) or hold another set. A free moves the last set into the hole, so the recorded index is a hint.
+  bool live = poolIndex < sets_.size() && sets_[poolIndex] == set;
+  if (!live) live = std::find(sets_.begin(), sets_.end(), set) != sets_.end();
+  // The same memory may hold a newer set: the ids tell them apart.
+  if (live && set->header.id == id) return SetState::kLive;
+  return id < resetMark_ ? SetState::kReset : SetState::kFreed;
 }
 
 DescriptorPool::TypeCapacity* DescriptorPool::Capacity(VkDescriptorType type) {
@@ -189,6 +222,7 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
 }
 
 VkResult DescriptorPool::Allocate(const VkDescriptorSetAllocateInfo& info, VkDescriptorSet* sets) {
+  std::lock_guard lock(mutex_);
   const auto* variable = FindInChain<VkDescriptorSetVariableDescriptorCountAllocateInfo>(info.pNext);
   for (uint32_t i = 0; i < info.descriptorSetCount; ++i) {
     DescriptorSetLayout& layout = *FromHandle(info.pSetLayouts[i]);
@@ -248,12 +282,15 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
     return ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "vkFreeDescriptorSets: pool %llu was not created with "
                        "FREE_DESCRIPTOR_SET_BIT (VUID-vkFreeDescriptorSets-descriptorPool-00312)",
                        static_cast<unsigned long long>(header.id));
+  std::lock_guard lock(mutex_);
   for (uint32_t i = 0; i < count; ++i)
     if (sets[i] != VK_NULL_HANDLE) Release(FromHandle(sets[i]));
   return VK_SUCCESS;
 }
 
 void DescriptorPool::Reset() {
+  std::lock_guard lock(mutex_);
+  resetMark_ = NextObjectId();
   for (DescriptorSet* set : sets_) GiveSetMemory(set);
   sets_.clear();
   for (const LayoutUse& use : layouts_) use.layout->Unref();

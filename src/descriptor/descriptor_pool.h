@@ -13,8 +13,10 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
+#include "command/command_records.h"
 #include "common/handle.h"
 #include "common/object.h"
 #include "descriptor/descriptor_set.h"
@@ -36,7 +38,11 @@ class DescriptorPool : public Object {
 
   static VkResult Create(Device& device, const VkDescriptorPoolCreateInfo& info,
                          const VkAllocationCallbacks* allocator, VkDescriptorPool* out);
-  static void Destroy(DescriptorPool* pool);
+  // A second destruction of the same handle is logged and ignored (VUID-vkDestroyDescriptorPool-descriptorPool-
+  // parameter); work in flight keeps the pool's storage (VUID-vkDestroyDescriptorPool-descriptorPool-00303).
+  static void Destroy(Device& device, DescriptorPool* pool, const VkAllocationCallbacks* allocator);
+  // What vkCmdBindDescriptorSets records of `set` (null: VK_NULL_HANDLE).
+  static record::DescriptorSetRef Ref(const DescriptorSet* set);
 
   // vkAllocateDescriptorSets: all or nothing ("If the creation of any of those descriptor sets fails, then the
   // implementation must destroy all successfully created descriptor set objects from this command, set all entries
@@ -48,6 +54,13 @@ class DescriptorPool : public Object {
 
   VkDescriptorPoolCreateFlags flags() const { return flags_; }
   uint32_t liveSets() const { return static_cast<uint32_t>(sets_.size()); }
+
+  // For the queues: hold mutex() while calling LocateSet and for as long as the set is read.
+  std::mutex& mutex() const { return mutex_; }
+  enum class SetState { kLive, kFreed, kReset };
+  // Whether `set` (recorded with `id` at `poolIndex`) is still a live set of this pool; else whether it went with a
+  // vkFreeDescriptorSets or a vkResetDescriptorPool. Never dereferences a set that is not live.
+  SetState LocateSet(const DescriptorSet* set, uint64_t id, uint32_t poolIndex) const;
 
  private:
   struct TypeCapacity {
@@ -93,6 +106,9 @@ class DescriptorPool : public Object {
     RecycledSet* next;
   };
   RecycledSet* recycled_ = nullptr;  // TakeSetMemory / GiveSetMemory
+  // Sets with an id below this were allocated before the last vkResetDescriptorPool (for the fault's wording).
+  uint64_t resetMark_ = 0;
+  mutable std::mutex mutex_;  // guards sets_ (and the sets) against the queues' reads
 };
 
 }  // namespace crashtest

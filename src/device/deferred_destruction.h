@@ -1,5 +1,6 @@
 // Objects the application destroys while the device has work in flight (issue 18). A queue may still touch a
-// buffer, image, view, sampler, memory object or fence that pending work names ("All submitted commands that refer
+// buffer, image, view, sampler, memory object, fence, query pool, descriptor pool (with its sets), render pass or
+// framebuffer that pending work names ("All submitted commands that refer
 // to buffer ... must have completed execution", VUID-vkDestroyBuffer-buffer-00922, and likewise for images, views,
 // samplers, VUID-vkFreeMemory-memory-00677, VUID-vkDestroyFence-fence-01120); a real GPU would then read freed memory or fault. crashtest keeps the object's
 // storage until no submission of the device is in flight, so a worker never reads freed host memory, and the

@@ -12,6 +12,7 @@
 #include "device/physical_device.h"
 #include "device/resources.h"
 #include "execution/executable.h"
+#include "queue/descriptor_set_liveness.h"
 #include "queue/queue.h"
 #include "queue/resource_liveness.h"
 #include "queue/sampling_bindings.h"
@@ -100,12 +101,13 @@ void BoundResources::PushDescriptorSet(const record::PushDescriptorSet& push) {
 
 void BoundResources::BindDescriptorSets(const record::BindDescriptorSets& bind) {
   if (bind.bindPoint != bindPoint_) return;
-  const VkDescriptorSet* handles = PayloadOf<VkDescriptorSet>(&bind);
-  const uint32_t* offsets = reinterpret_cast<const uint32_t*>(handles + bind.setCount);
+  const auto* refs = PayloadOf<record::DescriptorSetRef>(&bind);
+  const uint32_t* offsets = reinterpret_cast<const uint32_t*>(refs + bind.setCount);
   uint32_t nextOffset = 0;
   for (uint32_t i = 0; i < bind.setCount && bind.firstSet + i < sets_.size(); ++i) {
     BoundSet& bound = sets_[bind.firstSet + i];
-    bound.set = handles[i] != VK_NULL_HANDLE ? FromHandle(handles[i]) : nullptr;
+    bound.set = refs[i].set;
+    bound.ref = refs[i];
     bound.dynamicOffsets.clear();
     // A descriptor set bound at a push set's number replaces the pushed descriptors; a later push starts afresh.
     bound.pushed = false;
@@ -140,8 +142,24 @@ execution::OutOfRangeMode BoundResources::OutOfRange() const {
 BoundResources::FlattenResult BoundResources::Flatten(const execution::Executable& exe, const std::string& where,
                                                       FlatBindings* out, std::string* unsupported) const {
   const Device& device = queue_.device();
+  // The sets the shader reads: still live (else the fault), and locked until they have been read.
+  DescriptorSetLocks locks(queue_);
+  auto setLive = [&](uint32_t set) {
+    return set >= sets_.size() || locks.Acquire(sets_[set].ref);
+  };
+  for (const execution::BufferBinding& binding : exe.buffers)
+    if (!setLive(binding.set)) [[unlikely]] {
+      locks.RaiseFault(where);
+      return FlattenResult::kUseAfterFree;
+    }
+  for (const execution::ImageBinding& binding : exe.images)
+    if (!setLive(binding.set)) [[unlikely]] {
+      locks.RaiseFault(where);
+      return FlattenResult::kUseAfterFree;
+    }
   // Runtime-sized descriptor arrays: as many descriptors as the bound set has, placed after the fixed slots.
   out->patches.clear();
+  out->inlineBlocks.clear();
   std::vector<execution::BufferBinding> bufferBindings = exe.buffers;
   std::vector<execution::ImageBinding> imageBindings = exe.images;
   uint32_t bufferCount = exe.bufferSlots, imageCount = exe.imageSlots;
@@ -176,8 +194,9 @@ BoundResources::FlattenResult BoundResources::Flatten(const execution::Executabl
         // An inline uniform block: the bytes live in the set itself. Uniform blocks are never written by shaders,
         // so handing the interpreter a mutable pointer to them is safe.
         std::span<const std::byte> bytes = bound->set->inlineData().subspan(layoutBinding->inlineOffset);
-        buffers[binding.firstSlot] = {const_cast<std::byte*>(bytes.data()),
-                                      std::min<uint64_t>(bound->set->BindingCount(*layoutBinding), bytes.size()), 0};
+        bytes = bytes.first(std::min<size_t>(bound->set->BindingCount(*layoutBinding), bytes.size()));
+        std::vector<std::byte>& copy = out->inlineBlocks.emplace_back(bytes.begin(), bytes.end());
+        buffers[binding.firstSlot] = {copy.data(), copy.size(), 0};
         continue;
       }
     }

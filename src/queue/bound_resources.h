@@ -32,6 +32,9 @@ struct FlatBindings {
   std::vector<execution::BufferRange> buffers;
   std::vector<sampling::ImageTableEntry> images;
   std::vector<execution::SlotPatch> patches;
+  // Copies of the inline uniform blocks the buffers point at: the shader runs after the sets' locks are released
+  // (queue/descriptor_set_liveness.h), so it never reads a set's memory.
+  std::vector<std::vector<std::byte>> inlineBlocks;
   // Points `context` at the bindings (buffers, images, patches and their counts).
   void Apply(execution::DispatchContext& context) const;
 };
@@ -42,6 +45,7 @@ class BoundResources {
 
   // A primary command buffer starts with nothing bound (Vulkan 1.3, 6.1).
   void Reset();
+  // The sets must have been found live, their pools locked (DescriptorSetLocks): the set layouts are read here.
   void BindDescriptorSets(const record::BindDescriptorSets& bind);
   // vkCmdPushDescriptorSet(WithTemplate)KHR: the set becomes the pushed one. A push with the layout of the previous
   // push to that set updates it incrementally; any other starts from an empty set ("When the set is disturbed or
@@ -51,11 +55,12 @@ class BoundResources {
   enum class FlattenResult {
     kReady,
     kUnsupported,  // an image descriptor has a format or shape the engine cannot read yet (*unsupported names it)
-    kUseAfterFree,  // a resource a descriptor names was destroyed or its memory freed: the fault was raised
+    kUseAfterFree,  // a set, or a resource a descriptor names, was freed or destroyed: the fault was raised
   };
-  // Flattens the bound resources for `exe`: only the descriptors its shader declares are read, each checked alive
-  // first (queue/resource_liveness.h: the engine reads them here, before the shader runs, so this is where a
-  // destroyed one faults). `where` names the command.
+  // Flattens the bound resources for `exe`: only the sets and descriptors its shader declares are read, the sets
+  // under their pools' locks once found live (queue/descriptor_set_liveness.h), each resource checked alive first
+  // (queue/resource_liveness.h: the engine reads them here, before the shader runs, so this is where a destroyed
+  // one faults). `where` names the command.
   FlattenResult Flatten(const execution::Executable& exe, const std::string& where, FlatBindings* out,
                         std::string* unsupported) const;
   // What an access outside its range does, from the device's robustness features and the configuration.
@@ -65,6 +70,7 @@ class BoundResources {
   // A bound descriptor set, or the pushed descriptors of that set number (set == nullptr, pushed).
   struct BoundSet {
     const DescriptorSet* set = nullptr;
+    record::DescriptorSetRef ref{};  // what the bind recorded: checked before each read of the set
     std::vector<uint32_t> dynamicOffsets;
     bool pushed = false;
     uint64_t pushLayoutId = 0;

@@ -15,6 +15,7 @@
 #include "fault/fault_engine.h"
 #include "pipeline/pipeline.h"
 #include "queue/command_fault_scan.h"
+#include "queue/descriptor_set_liveness.h"
 #include "queue/device_execution.h"
 #include "queue/event.h"
 #include "queue/queue.h"
@@ -203,6 +204,8 @@ bool Executor::Run(CommandOp op, const void* record) {
     case CommandOp::WriteTimestamp:
     case CommandOp::WriteTimestamp2:
     case CommandOp::CopyQueryPoolResults:
+      // A destroyed query pool, or a destination buffer destroyed or whose memory was freed: a device fault.
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       RunQuery(op, record);
       return true;
     case CommandOp::Draw:
@@ -224,10 +227,21 @@ bool Executor::Run(CommandOp op, const void* record) {
       compute_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
       graphics_.BindPipeline(*static_cast<const record::BindPipeline*>(record));
       return true;
-    case CommandOp::BindDescriptorSets:
-      compute_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
-      graphics_.BindDescriptorSets(*static_cast<const record::BindDescriptorSets*>(record));
+    case CommandOp::BindDescriptorSets: {
+      // The bind reads the sets' layouts: sets freed (or whose pool was reset or destroyed) since they were
+      // recorded fault here rather than be read (queue/descriptor_set_liveness.h).
+      const auto& bind = *static_cast<const record::BindDescriptorSets*>(record);
+      const auto* refs = PayloadOf<record::DescriptorSetRef>(&bind);
+      DescriptorSetLocks locks(queue_);
+      for (uint32_t i = 0; i < bind.setCount; ++i)
+        if (!locks.Acquire(refs[i])) [[unlikely]] {
+          locks.RaiseFault(Where(op));
+          return !execution_.lost();
+        }
+      compute_.BindDescriptorSets(bind);
+      graphics_.BindDescriptorSets(bind);
       return true;
+    }
     case CommandOp::PushDescriptorSetKHR:
     case CommandOp::PushDescriptorSetWithTemplateKHR:
       compute_.PushDescriptorSet(*static_cast<const record::PushDescriptorSet*>(record));
@@ -277,6 +291,7 @@ bool Executor::Run(CommandOp op, const void* record) {
       // "the marker value is written ... when all prior commands have completed executing the specified pipeline
       // stage" (vkCmdWriteBufferMarkerAMD): commands run in order on one thread, so that is now.
       const auto* r = static_cast<const record::BufferMarker*>(record);
+      if (!CommandResourcesLive(queue_, op, record, Where(op))) [[unlikely]] return !execution_.lost();
       if (r->dst->data() != nullptr && r->offset <= r->dst->size() && r->dst->size() - r->offset >= 4)
         std::memcpy(r->dst->data() + r->offset, &r->marker, sizeof(r->marker));
       queue_.breadcrumbs().Marker(r->dst->header.id, r->offset, r->marker, r->stage);

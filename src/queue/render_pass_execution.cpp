@@ -81,6 +81,9 @@ DrawAttachments Executor::CurrentAttachments() const {
 }
 
 bool Executor::BeginRenderPass(const record::BeginRenderPass& begin, const std::string& where) {
+  // The render pass and framebuffer themselves first: destroyed since the recording, they are not read. Destroyed
+  // while the instance runs, their storage stays until the submission ends (RenderPass::Destroy).
+  if (!RenderPassInstanceLive(queue_, begin.renderPass, begin.framebuffer, where)) return false;
   rendering_ = RenderingState{true, &begin, nullptr, 0};
   // The instance loads, stores or resolves every attachment: each view (and its image and memory) must be alive
   // (VUID-vkDestroyImageView-imageView-01026, VUID-vkDestroyImage-image-01000).

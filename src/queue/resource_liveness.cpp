@@ -29,18 +29,13 @@ constexpr Kind kImage{VK_OBJECT_TYPE_IMAGE, "image", "VUID-vkDestroyImage-image-
 constexpr Kind kImageView{VK_OBJECT_TYPE_IMAGE_VIEW, "image view", "VUID-vkDestroyImageView-imageView-01026"};
 constexpr Kind kBufferView{VK_OBJECT_TYPE_BUFFER_VIEW, "buffer view", "VUID-vkDestroyBufferView-bufferView-00936"};
 constexpr Kind kSampler{VK_OBJECT_TYPE_SAMPLER, "sampler", "VUID-vkDestroySampler-sampler-01082"};
+constexpr Kind kRenderPass{VK_OBJECT_TYPE_RENDER_PASS, "render pass", "VUID-vkDestroyRenderPass-renderPass-00873"};
+constexpr Kind kFramebuffer{VK_OBJECT_TYPE_FRAMEBUFFER, "framebuffer", "VUID-vkDestroyFramebuffer-framebuffer-00892"};
+constexpr Kind kQueryPool{VK_OBJECT_TYPE_QUERY_POOL, "query pool", "VUID-vkDestroyQueryPool-queryPool-00793"};
 
 // Raises the use-after-free fault described by `text` at `address` and returns false.
 bool Raise(Queue& queue, ResourceAccess access, VkDeviceAddress address, const char* text, const std::string& where) {
-  CT_ERROR("%s: %s", where.c_str(), text);
-  PlannedFault planned;
-  planned.id = "use-after-free";
-  planned.effect = FaultEffect::DeviceLost;
-  planned.report.description = text;
-  planned.report.address = FaultAddress{access == ResourceAccess::Write ? VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR
-                                                                        : VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR,
-                                        address, 1};
-  queue.device().faults().Inject(planned, ("at " + where).c_str());
+  RaiseUseAfterFree(queue, access, address, text, where);
   return false;
 }
 
@@ -67,7 +62,7 @@ bool Check(Queue& queue, const void* object, const Kind& kind, ResourceAccess ac
     const DeviceMemory* memory = kind.type == VK_OBJECT_TYPE_BUFFER ? static_cast<const Buffer*>(object)->memory()
                                  : kind.type == VK_OBJECT_TYPE_IMAGE ? static_cast<const Image*>(object)->memory()
                                                                      : nullptr;
-    if (memory == nullptr) return true;  // a sampler, or never bound: the recording checks reject that elsewhere
+    if (memory == nullptr) return true;  // a sampler or query pool, or never bound: the recording checks reject that elsewhere
     live_objects::Entry memoryEntry;
     if (live_objects::Find(memory, VK_OBJECT_TYPE_DEVICE_MEMORY, &memoryEntry) == live_objects::State::Live)
       return true;
@@ -89,6 +84,19 @@ bool Check(Queue& queue, const void* object, const Kind& kind, ResourceAccess ac
 
 }  // namespace
 
+void RaiseUseAfterFree(Queue& queue, ResourceAccess access, VkDeviceAddress address, const char* text,
+                       const std::string& where) {
+  CT_ERROR("%s: %s", where.c_str(), text);
+  PlannedFault planned;
+  planned.id = "use-after-free";
+  planned.effect = FaultEffect::DeviceLost;
+  planned.report.description = text;
+  planned.report.address = FaultAddress{access == ResourceAccess::Write ? VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR
+                                                                        : VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR,
+                                        address, 1};
+  queue.device().faults().Inject(planned, ("at " + where).c_str());
+}
+
 bool BufferLive(Queue& queue, const Buffer* buffer, ResourceAccess access, const std::string& where) {
   return Check(queue, buffer, kBuffer, access, where, "");
 }
@@ -107,6 +115,16 @@ bool BufferViewLive(Queue& queue, const BufferView* view, ResourceAccess access,
 
 bool SamplerLive(Queue& queue, const Sampler* sampler, const std::string& where) {
   return Check(queue, sampler, kSampler, ResourceAccess::Read, where, "");
+}
+
+bool QueryPoolLive(Queue& queue, const QueryPool* pool, ResourceAccess access, const std::string& where) {
+  return Check(queue, pool, kQueryPool, access, where, "");
+}
+
+bool RenderPassInstanceLive(Queue& queue, const RenderPass* pass, const Framebuffer* framebuffer,
+                            const std::string& where) {
+  return Check(queue, pass, kRenderPass, ResourceAccess::Write, where, "") &&
+         Check(queue, framebuffer, kFramebuffer, ResourceAccess::Write, where, "");
 }
 
 bool CommandResourcesLive(Queue& queue, CommandOp op, const void* record, const std::string& where) {
@@ -161,6 +179,23 @@ bool CommandResourcesLive(Queue& queue, CommandOp op, const void* record, const 
       const auto* r = static_cast<const record::DrawIndirectCount*>(record);
       return BufferLive(queue, r->countBuffer, kRead, where) && BufferLive(queue, r->buffer, kRead, where);
     }
+    // Breadcrumbs and query results are written to device memory as the command runs, as on a GPU.
+    case CommandOp::WriteBufferMarkerAMD:
+    case CommandOp::WriteBufferMarker2AMD:
+      return BufferLive(queue, static_cast<const record::BufferMarker*>(record)->dst, kWrite, where);
+    case CommandOp::CopyQueryPoolResults: {
+      const auto* r = static_cast<const record::CopyQueryPoolResults*>(record);
+      return QueryPoolLive(queue, r->pool, kRead, where) && BufferLive(queue, r->dst, kWrite, where);
+    }
+    case CommandOp::BeginQuery:
+      return QueryPoolLive(queue, static_cast<const record::BeginQuery*>(record)->pool, kWrite, where);
+    case CommandOp::EndQuery:
+      return QueryPoolLive(queue, static_cast<const record::EndQuery*>(record)->pool, kWrite, where);
+    case CommandOp::ResetQueryPool:
+      return QueryPoolLive(queue, static_cast<const record::ResetQueryPool*>(record)->pool, kWrite, where);
+    case CommandOp::WriteTimestamp:
+    case CommandOp::WriteTimestamp2:
+      return QueryPoolLive(queue, static_cast<const record::WriteTimestamp*>(record)->pool, kWrite, where);
     default:
       return true;
   }

@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/pnext.h"
 #include "common/result.h"
 #include "common/struct_types.h"
+#include "device/device.h"
 #include "memory/views.h"
 
 namespace crashtest {
@@ -65,8 +68,23 @@ VkResult RenderPass::Publish(RenderPass* pass, const VkAllocationCallbacks* allo
     }
   }
   pass->AssignFirstUses();
+  live_objects::Add(pass, {VK_OBJECT_TYPE_RENDER_PASS, pass->header.id, 0});
   *out = ToHandle(pass);
   return VK_SUCCESS;
+}
+
+void RenderPass::Destroy(Device& device, RenderPass* pass, const VkAllocationCallbacks* allocator) {
+  if (pass == nullptr) return;
+  if (!live_objects::Remove(pass, VK_OBJECT_TYPE_RENDER_PASS)) {
+    CT_ERROR("vkDestroyRenderPass: %p is not a live render pass (destroyed already?) "
+             "(VUID-vkDestroyRenderPass-renderPass-parameter); ignored", static_cast<void*>(ToHandle(pass)));
+    return;
+  }
+  device.deferredDestruction().DestroyWhenIdle(
+      pass, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<RenderPass*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 void RenderPass::AssignFirstUses() {
@@ -169,8 +187,23 @@ VkResult Framebuffer::Create(const VkFramebufferCreateInfo& info, const VkAlloca
                        "(got %ux%ux%u)", info.width, info.height, info.layers);
   auto* framebuffer = NewObject<Framebuffer>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, info);
   if (framebuffer == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateFramebuffer: allocation failed");
+  live_objects::Add(framebuffer, {VK_OBJECT_TYPE_FRAMEBUFFER, framebuffer->header.id, 0});
   *out = ToHandle(framebuffer);
   return VK_SUCCESS;
+}
+
+void Framebuffer::Destroy(Device& device, Framebuffer* framebuffer, const VkAllocationCallbacks* allocator) {
+  if (framebuffer == nullptr) return;
+  if (!live_objects::Remove(framebuffer, VK_OBJECT_TYPE_FRAMEBUFFER)) {
+    CT_ERROR("vkDestroyFramebuffer: %p is not a live framebuffer (destroyed already?) "
+             "(VUID-vkDestroyFramebuffer-framebuffer-parameter); ignored", static_cast<void*>(ToHandle(framebuffer)));
+    return;
+  }
+  device.deferredDestruction().DestroyWhenIdle(
+      framebuffer, [](void* object, const VkAllocationCallbacks* callbacks) {
+        DeleteObject(callbacks, static_cast<Framebuffer*>(object));
+      },
+      ChooseAllocator(allocator, device.allocator()));
 }
 
 }  // namespace crashtest

@@ -14,6 +14,8 @@
 
 namespace crashtest {
 
+class Device;
+
 class ImageView;
 CT_DEFINE_HANDLE(RenderPass, VkRenderPass, VK_OBJECT_TYPE_RENDER_PASS);
 CT_DEFINE_HANDLE(Framebuffer, VkFramebuffer, VK_OBJECT_TYPE_FRAMEBUFFER);
@@ -42,6 +44,9 @@ class RenderPass : public Object {
   // VkRenderPassInputAttachmentAspectCreateInfo's aspects folded in.
   static VkResult Create(const VkRenderPassCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkRenderPass* out);
+  // A second destruction is logged and ignored (VUID-vkDestroyRenderPass-renderPass-parameter); work in flight keeps
+  // the storage (VUID-vkDestroyRenderPass-renderPass-00873: queue/resource_liveness.h faults on it).
+  static void Destroy(Device& device, RenderPass* pass, const VkAllocationCallbacks* allocator);
 
   // pNext of each description cleared.
   std::span<const VkAttachmentDescription2> attachments() const { return attachments_; }
@@ -76,6 +81,8 @@ class Framebuffer : public Object {
  public:
   static VkResult Create(const VkFramebufferCreateInfo& info, const VkAllocationCallbacks* allocator,
                          VkFramebuffer* out);
+  // As RenderPass::Destroy (VUID-vkDestroyFramebuffer-framebuffer-parameter, -framebuffer-00892).
+  static void Destroy(Device& device, Framebuffer* framebuffer, const VkAllocationCallbacks* allocator);
 
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }

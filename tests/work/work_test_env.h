@@ -84,7 +84,8 @@ class WorkTest : public LoaderTest {
                                VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME,
                                VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME, VK_KHR_MAINTENANCE1_EXTENSION_NAME,
                                VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME, VK_KHR_MULTIVIEW_EXTENSION_NAME,
-                               VK_KHR_MAINTENANCE2_EXTENSION_NAME, VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME})
+                               VK_KHR_MAINTENANCE2_EXTENSION_NAME, VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME,
+                               VK_AMD_BUFFER_MARKER_EXTENSION_NAME})
       for (const VkExtensionProperties& extension : available)
         if (std::strcmp(extension.extensionName, wanted) == 0) extensions.push_back(wanted);
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};

@@ -1,0 +1,182 @@
+// Freeing descriptor sets, or resetting or destroying their pool, while work that uses them is pending (issue 18),
+// through the real loader. The queue reads a set when it runs the bind (the set layout's dynamic offsets) and when
+// a dispatch or draw flattens its descriptors; a set freed (VUID-vkFreeDescriptorSets-pDescriptorSets-00309), reset
+// with its pool (VUID-vkResetDescriptorPool-descriptorPool-00313) or destroyed with it
+// (VUID-vkDestroyDescriptorPool-descriptorPool-00303) since it was recorded raises a use-after-free device fault
+// there instead. Before, a destroyed pool's sets were read after being freed (ASan: heap-use-after-free), and a
+// freed or reset set — its memory kept by the pool for the next set — was read as if it lived: the work ran on
+// the stale or the next set's descriptors, and the fence signalled.
+//
+// Destroying the set layout or the pipeline layout once recording is over is legal, even while the work is
+// pending: vkDestroyDescriptorSetLayout has no such rule, and vkDestroyPipelineLayout only forbids command buffers
+// still recording (VUID-vkDestroyPipelineLayout-pipelineLayout-02004). That work must run normally.
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "use_after_free_fixture.h"
+
+namespace crashtest::test {
+namespace {
+
+class UseAfterFreeDescriptorsTest : public UseAfterFreeResourcesTest {
+ protected:
+  // saxpy (y = a * x + y) over 64 floats: x all 1, y all 2, a = 1.
+  struct Saxpy {
+    ComputeJob job;
+    HostBuffer* x;
+    HostBuffer* y;
+  };
+  std::unique_ptr<Saxpy> MakeSaxpy(VkDescriptorPoolCreateFlags poolFlags = 0) {
+    auto s = std::unique_ptr<Saxpy>(new Saxpy{
+        ComputeJob(device_, "saxpy.comp", {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                   poolFlags),
+        CreateHostBuffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
+        CreateHostBuffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)});
+    const float one = 1.0f, two = 2.0f;
+    for (uint32_t i = 0; i < 64; ++i) {
+      std::memcpy(s->x->mapped + i * 4, &one, 4);
+      std::memcpy(s->y->mapped + i * 4, &two, 4);
+    }
+    s->job.WriteBuffer(0, s->x->buffer);
+    s->job.WriteBuffer(1, s->y->buffer);
+    return s;
+  }
+  // Submits the bind and a dispatch, pending behind Release() (the bind first when `bindBeforeWait`: then the set
+  // is gone by the dispatch, not by the bind).
+  void SubmitPending(const ComputeJob& job, bool bindBeforeWait = false) {
+    VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+    ASSERT_EQ(vkCreateEvent(device_, &eventInfo, nullptr, &bound_), VK_SUCCESS);
+    ASSERT_EQ(Submit([&](VkCommandBuffer cb) {
+                if (bindBeforeWait) {
+                  job.Bind(cb, 64);
+                  vkCmdSetEvent(cb, bound_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+                }
+                WaitForRelease(cb);
+                if (!bindBeforeWait) job.Bind(cb, 64);
+                vkCmdDispatch(cb, 1, 1, 1);
+              }),
+              VK_SUCCESS);
+    // The queue has run the bind (and waits for Release()) once it set the event.
+    for (int i = 0; bindBeforeWait && vkGetEventStatus(device_, bound_) != VK_EVENT_SET; ++i) {
+      ASSERT_LT(i, 10000) << "the queue never reached the wait";
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  void TearDown() override {
+    if (device_ != VK_NULL_HANDLE) {
+      vkDeviceWaitIdle(device_);
+      vkDestroyEvent(device_, bound_, nullptr);
+    }
+    UseAfterFreeResourcesTest::TearDown();
+  }
+  VkEvent bound_ = VK_NULL_HANDLE;
+};
+
+TEST_F(UseAfterFreeDescriptorsTest, DestroyingThePoolOfAPendingSetRaisesAFault) {
+  auto saxpy = MakeSaxpy();
+  SubmitPending(saxpy->job);
+  ::testing::internal::CaptureStderr();
+  vkDestroyDescriptorPool(device_, saxpy->job.pool, nullptr);
+  saxpy->job.pool = VK_NULL_HANDLE;
+  Release();
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkDestroyDescriptorPool-descriptorPool-00303",
+                      "(vkCmdBindDescriptorSets)"});
+}
+
+// The set was bound before the wait: the dispatch, flattening its descriptors, finds it gone.
+TEST_F(UseAfterFreeDescriptorsTest, DestroyingThePoolAfterTheBindRaisesAFaultAtTheDispatch) {
+  auto saxpy = MakeSaxpy();
+  SubmitPending(saxpy->job, true);
+  ::testing::internal::CaptureStderr();
+  vkDestroyDescriptorPool(device_, saxpy->job.pool, nullptr);
+  saxpy->job.pool = VK_NULL_HANDLE;
+  Release();
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkDestroyDescriptorPool-descriptorPool-00303",
+                      "(vkCmdDispatch)"});
+}
+
+// Destroyed before the submission: the pool's memory is gone at once, and the queue must not touch it.
+TEST_F(UseAfterFreeDescriptorsTest, DispatchingWithASetWhosePoolWasDestroyedRaisesAFault) {
+  auto saxpy = MakeSaxpy();
+  VkCommandBuffer cb = RecordCommands([&](VkCommandBuffer c) {
+    saxpy->job.Bind(c, 64);
+    vkCmdDispatch(c, 1, 1, 1);
+  });
+  vkDestroyDescriptorPool(device_, saxpy->job.pool, nullptr);
+  saxpy->job.pool = VK_NULL_HANDLE;
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(SubmitRecorded(cb), VK_SUCCESS);
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkDestroyDescriptorPool-descriptorPool-00303"});
+}
+
+TEST_F(UseAfterFreeDescriptorsTest, FreeingAPendingSetRaisesAFault) {
+  auto saxpy = MakeSaxpy(VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
+  SubmitPending(saxpy->job, true);
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(vkFreeDescriptorSets(device_, saxpy->job.pool, 1, &saxpy->job.set), VK_SUCCESS);
+  Release();
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkFreeDescriptorSets-pDescriptorSets-00309",
+                      "(vkCmdDispatch)"});
+  EXPECT_EQ(saxpy->y->At<float>(0), 2.0f) << "the dispatch must not run";
+}
+
+TEST_F(UseAfterFreeDescriptorsTest, ResettingThePoolOfAPendingSetRaisesAFault) {
+  auto saxpy = MakeSaxpy();
+  SubmitPending(saxpy->job);
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(vkResetDescriptorPool(device_, saxpy->job.pool, 0), VK_SUCCESS);
+  Release();
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkResetDescriptorPool-descriptorPool-00313",
+                      "(vkCmdBindDescriptorSets)"});
+  EXPECT_EQ(saxpy->y->At<float>(0), 2.0f) << "the dispatch must not run";
+}
+
+// The recorded set was freed and a new one allocated — in the same memory, which the pool reuses — and written:
+// the command buffer still names the old set, which no longer exists.
+TEST_F(UseAfterFreeDescriptorsTest, ASetFreedAndReallocatedIsNotMistakenForTheRecordedOne) {
+  auto saxpy = MakeSaxpy(VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
+  VkCommandBuffer cb = RecordCommands([&](VkCommandBuffer c) {
+    saxpy->job.Bind(c, 64);
+    vkCmdDispatch(c, 1, 1, 1);
+  });
+  const VkDescriptorSet recorded = saxpy->job.set;
+  ASSERT_EQ(vkFreeDescriptorSets(device_, saxpy->job.pool, 1, &saxpy->job.set), VK_SUCCESS);
+  ASSERT_EQ(saxpy->job.AllocateSet(&saxpy->job.set), VK_SUCCESS);
+  EXPECT_EQ(saxpy->job.set, recorded) << "the pool reuses the freed set's memory (the case this test is about)";
+  saxpy->job.WriteBuffer(0, saxpy->x->buffer);
+  saxpy->job.WriteBuffer(1, saxpy->y->buffer);
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(SubmitRecorded(cb), VK_SUCCESS);
+  ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkFreeDescriptorSets-pDescriptorSets-00309"});
+  EXPECT_EQ(saxpy->y->At<float>(0), 2.0f) << "the dispatch must not run";
+}
+
+// Legal: the layouts go once recording is over, while the work is pending; it runs normally.
+TEST_F(UseAfterFreeDescriptorsTest, DestroyingTheLayoutsOfPendingWorkIsLegal) {
+  auto saxpy = MakeSaxpy();
+  SubmitPending(saxpy->job);
+  vkDestroyPipelineLayout(device_, saxpy->job.layout, nullptr);
+  vkDestroyDescriptorSetLayout(device_, saxpy->job.setLayout, nullptr);
+  saxpy->job.layout = VK_NULL_HANDLE;
+  saxpy->job.setLayout = VK_NULL_HANDLE;
+  Release();
+  ASSERT_EQ(vkWaitForFences(device_, 1, &fence_, VK_TRUE, kTenSeconds), VK_SUCCESS);
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(saxpy->y->At<float>(i * 4), 3.0f) << i;
+}
+
+// A second vkDestroyDescriptorPool of the same handle is logged and ignored (a double free before).
+TEST_F(UseAfterFreeDescriptorsTest, DestroyingAPoolTwiceIsLoggedAndIgnored) {
+  auto saxpy = MakeSaxpy();
+  ::testing::internal::CaptureStderr();
+  vkDestroyDescriptorPool(device_, saxpy->job.pool, nullptr);
+  vkDestroyDescriptorPool(device_, saxpy->job.pool, nullptr);
+  saxpy->job.pool = VK_NULL_HANDLE;
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkDestroyDescriptorPool-descriptorPool-parameter"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace crashtest::test
