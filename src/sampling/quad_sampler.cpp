@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "sampling/bilinear_2d.h"
+#include "sampling/quad_trilinear_unorm8.h"
 #include "sampling/texel_wrap.h"
 
 namespace crashtest::sampling {
@@ -129,10 +130,16 @@ void FilterLanes(const ImageDescriptor& image, const SamplerDescriptor& sampler,
   }
 }
 
-template <typename Decode>
-void SampleLevels(const ImageDescriptor& image, const SamplerDescriptor& sampler, const Decode& decode,
-                  float lambdaBase, int32_t layer, uint32_t lanes, const float s[4], const float t[4],
-                  Float4 result[4]) {
+// 16.6.7 and 16.6.8 for the quad: the filter, the level (high) and, for a linear blend between levels, the second
+// level and its weight.
+struct LevelChoice {
+  VkFilter filter;
+  uint32_t high, low;
+  float delta;
+  bool blend;
+};
+
+LevelChoice ChooseLevels(const ImageDescriptor& image, const SamplerDescriptor& sampler, float lambdaBase) {
   // 16.6.7: λ' = λ_base + clamp(sampler bias, ±maxSamplerLodBias) (no Bias operand here), λ = clamp(λ', minLod,
   // maxLod).
   float lambda = lambdaBase + std::clamp(sampler.mipLodBias + 0.0f, -sampler.maxLodBias, sampler.maxLodBias);
@@ -141,27 +148,47 @@ void SampleLevels(const ImageDescriptor& image, const SamplerDescriptor& sampler
   lambda = std::min(std::max(lambda, lowest), sampler.maxLod);
   const VkFilter filter = lambda <= 0.0f ? sampler.magFilter : sampler.minFilter;
   const uint32_t q = image.levels - 1;
-  if (q == 0) {
-    FilterLanes(image, sampler, decode, 0, layer, filter, lanes, s, t, result);
-    return;
-  }
+  if (q == 0) return LevelChoice{filter, 0, 0, 0.0f, false};
   // 16.6.8: d' = clamp(λ, 0, q) relative to the view's base level (and the view's minimum LOD).
   const float dPrime = std::clamp(std::max(lambda, image.minLod), 0.0f, static_cast<float>(q));
   if (sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_NEAREST) {
     const uint32_t d = dPrime <= 0.5f ? 0u : static_cast<uint32_t>(std::ceil(dPrime + 0.5f)) - 1u;
-    FilterLanes(image, sampler, decode, std::min(d, q), layer, filter, lanes, s, t, result);
-    return;
+    return LevelChoice{filter, std::min(d, q), 0, 0.0f, false};
   }
   const auto high = static_cast<uint32_t>(std::floor(dPrime));
-  const uint32_t low = std::min(high + 1, q);
   const float delta = dPrime - static_cast<float>(high);
-  FilterLanes(image, sampler, decode, high, layer, filter, lanes, s, t, result);
-  if (delta > 0.0f) {
+  return LevelChoice{filter, high, std::min(high + 1, q), delta, delta > 0.0f};
+}
+
+template <typename Decode>
+void SampleLevels(const ImageDescriptor& image, const SamplerDescriptor& sampler, const Decode& decode,
+                  const LevelChoice& choice, int32_t layer, uint32_t lanes, const float s[4], const float t[4],
+                  Float4 result[4]) {
+  FilterLanes(image, sampler, decode, choice.high, layer, choice.filter, lanes, s, t, result);
+  if (choice.blend) {
     Float4 second[4];
-    FilterLanes(image, sampler, decode, low, layer, filter, lanes, s, t, second);
+    FilterLanes(image, sampler, decode, choice.low, layer, choice.filter, lanes, s, t, second);
     for (uint32_t i = 0; i < 4; ++i)
-      if ((lanes >> i & 1) != 0) result[i] = result[i] * (1.0f - delta) + second[i] * delta;
+      if ((lanes >> i & 1) != 0) result[i] = result[i] * (1.0f - choice.delta) + second[i] * choice.delta;
   }
+}
+
+// A full quad of an RGBA8/BGRA8 texture filtered linearly: the eight-wide kernel (quad_trilinear_unorm8.h), its
+// components swizzled into `out`. False when the kernel does not take the case.
+bool FilterQuadUnorm8(const ImageDescriptor& image, QuadKernelImage& kernel, const LevelChoice& choice,
+                      const float s[4], const float t[4], float out[4][4]) {
+  const bool identity =
+      image.swizzle[0] == 0 && image.swizzle[1] == 1 && image.swizzle[2] == 2 && image.swizzle[3] == 3;
+  float components[4][4];
+  if (!TrilinearQuadUnorm8(kernel, choice.high, choice.low, choice.delta, choice.blend, s, t,
+                           identity ? out : components))
+    return false;
+  if (identity) return true;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint8_t pick = image.swizzle[c];
+    for (uint32_t i = 0; i < 4; ++i) out[c][i] = pick < 4 ? components[pick][i] : pick == kSwizzleOne ? 1.0f : 0.0f;
+  }
+  return true;
 }
 
 }  // namespace
@@ -177,13 +204,24 @@ bool QuadSamplable(const ImageDescriptor& image, const SamplerDescriptor& sample
 
 void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, float lambdaBase, int32_t layer,
                 uint32_t lanes, const float s[4], const float t[4], float out[4][4]) {
+  QuadKernelImage kernel;
+  PrepareQuadKernel(image, sampler, layer, &kernel);
+  SampleQuad(image, sampler, kernel, lambdaBase, layer, lanes, s, t, out);
+}
+
+void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, QuadKernelImage& kernel,
+                float lambdaBase, int32_t layer, uint32_t lanes, const float s[4], const float t[4],
+                float out[4][4]) {
   Float4 result[4] = {};
   // A layer outside the view reads zero texels (Sample's validation), swizzled like any other.
   if (layer >= 0 && static_cast<uint32_t>(layer) < image.layers) {
+    const LevelChoice choice = ChooseLevels(image, sampler, lambdaBase);
 #if defined(CRASHTEST_HAVE_UNORM4X8)
     if (image.codec.unorm4x8() != format::Unorm4x8::kNone) {
-      SampleLevels(image, sampler, Unorm4x8CodeDecoder{image.codec.unorm4x8()}, lambdaBase, layer, lanes, s, t,
-                   result);
+      if (lanes == 0xf && choice.filter == VK_FILTER_LINEAR && kernel.available &&
+          FilterQuadUnorm8(image, kernel, choice, s, t, out))
+        return;
+      SampleLevels(image, sampler, Unorm4x8CodeDecoder{image.codec.unorm4x8()}, choice, layer, lanes, s, t, result);
     } else
 #endif
     if (image.codec.bytes8()) {
@@ -192,9 +230,9 @@ void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, 
         decode.table[k] = image.codec.byte8Table(k);
         decode.slot[k] = image.codec.byte8Slot(k);
       }
-      SampleLevels(image, sampler, decode, lambdaBase, layer, lanes, s, t, result);
+      SampleLevels(image, sampler, decode, choice, layer, lanes, s, t, result);
     } else {
-      SampleLevels(image, sampler, CodecDecoder{&image.codec}, lambdaBase, layer, lanes, s, t, result);
+      SampleLevels(image, sampler, CodecDecoder{&image.codec}, choice, layer, lanes, s, t, result);
     }
   }
   if (lanes == 0xf && image.swizzle[0] == 0 && image.swizzle[1] == 1 && image.swizzle[2] == 2 &&

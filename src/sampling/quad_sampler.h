@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "sampling/image_descriptor.h"
+#include "sampling/quad_trilinear_unorm8.h"
 
 namespace crashtest::sampling {
 
@@ -22,5 +23,10 @@ bool QuadSamplable(const ImageDescriptor& image, const SamplerDescriptor& sample
 // lane i after the view's swizzle; lanes not in `lanes` are left untouched.
 void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, float lambdaBase, int32_t layer,
                 uint32_t lanes, const float s[4], const float t[4], float out[4][4]);
+
+// The same with `kernel` prepared once (PrepareQuadKernel for this view, sampler and layer) for the many quads of a
+// draw that sample them: RGBA8/BGRA8 full quads then take the eight-wide kernel where the CPU has it.
+void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, QuadKernelImage& kernel,
+                float lambdaBase, int32_t layer, uint32_t lanes, const float s[4], const float t[4], float out[4][4]);
 
 }  // namespace crashtest::sampling

@@ -6,6 +6,7 @@
 #include "common/compare_op.h"
 #include "sampling/bilinear_2d.h"
 #include "sampling/cube_map.h"
+#include "sampling/lod_log2.h"
 #include "sampling/texel_wrap.h"
 
 #include <algorithm>
@@ -297,8 +298,34 @@ float LodFromGradients(const ImageDescriptor& image, Dim dim, const float dx[3],
     x += dx[i] * scale * dx[i] * scale;
     y += dy[i] * scale * dy[i] * scale;
   }
-  const float rho = std::sqrt(std::max(x, y));
-  return rho > 0.0f ? std::log2(rho) : -128.0f;
+  const float squared = std::max(x, y);
+  return squared > 0.0f ? HalfLog2(squared) : -128.0f;
+}
+
+void LodFromQuadGradients2D(const ImageDescriptor& image, const float* s, const float* t, uint32_t quads,
+                            float* lambda) {
+  if (!image.bound || image.levels == 0) {
+    std::fill(lambda, lambda + quads, 0.0f);
+    return;
+  }
+  const auto width = static_cast<float>(image.level[0].width), height = static_cast<float>(image.level[0].height);
+  // LodFromGradients' operations in its order, a quad per iteration of a loop the compiler vectorises; the values
+  // HalfLog2 leaves to libm (and the -128 of zero gradients) are patched afterwards.
+  float squared[kMaxQuadsPerCall];
+  for (uint32_t q = 0; q < quads; ++q) {
+    const float dsx = s[4 * q + 1] - s[4 * q], dtx = t[4 * q + 1] - t[4 * q];
+    const float dsy = s[4 * q + 2] - s[4 * q], dty = t[4 * q + 2] - t[4 * q];
+    float x = 0, y = 0;
+    x += dsx * width * dsx * width;
+    y += dsy * width * dsy * width;
+    x += dtx * height * dtx * height;
+    y += dty * height * dty * height;
+    squared[q] = std::max(x, y);
+    lambda[q] = HalfLog2Normal(squared[q]);
+  }
+  for (uint32_t q = 0; q < quads; ++q)
+    if (!(squared[q] > 0.0f) || HalfLog2Edge(squared[q]))
+      lambda[q] = squared[q] > 0.0f ? HalfLog2(squared[q]) : -128.0f;
 }
 
 }  // namespace crashtest::sampling

@@ -39,4 +39,10 @@ Texel Sample(const ImageDescriptor& image, const SamplerDescriptor& sampler, con
 // extent ("Scale Factor Operation, Level-of-Detail Operation", isotropic).
 float LodFromGradients(const ImageDescriptor& image, Dim dim, const float dx[3], const float dy[3], uint32_t count);
 
+// LodFromGradients of a 2D image for `quads` (at most kMaxQuadsPerCall) fragment quads at once, the same bits: quad
+// q's derivatives are the coarse differences of its lanes 4q, 4q + 1 (x) and 4q + 2 (y) of the coordinates s and t.
+inline constexpr uint32_t kMaxQuadsPerCall = 16;
+void LodFromQuadGradients2D(const ImageDescriptor& image, const float* s, const float* t, uint32_t quads,
+                            float* lambda);
+
 }  // namespace crashtest::sampling

@@ -306,6 +306,19 @@ void ImageSample(const Op& op, SubgroupState& s) {
     uint32_t lastImage = ~0u, lastSampler = ~0u;
     const sampling::ImageTableEntry *image = nullptr, *sampler = nullptr;
     bool samplable = false;
+    sampling::QuadKernelImage kernel;
+    // The usual case, every lane running and sampling one view through one sampler: every quad's λ at once.
+    float quadLambda[kMaxSubgroupWidth / 4];
+    bool lambdasReady = false;
+    if (s.full && w / 4 <= sampling::kMaxQuadsPerCall) {
+      bool uniform = true;
+      for (uint32_t l = 1; l < w; ++l) uniform &= images[l] == images[0] && samplers[l] == samplers[0];
+      const sampling::ImageTableEntry* first = uniform ? Entry(s, images[0]) : nullptr;
+      if (first != nullptr) {
+        sampling::LodFromQuadGradients2D(first->image, quadCoord[0], quadCoord[1], w / 4, quadLambda);
+        lambdasReady = true;
+      }
+    }
     for (uint32_t q = 0; q < w; q += 4) {
       const uint32_t quadLanes = static_cast<uint32_t>(s.active >> q) & 0xfu;
       if (quadLanes == 0) continue;
@@ -319,20 +332,26 @@ void ImageSample(const Op& op, SubgroupState& s) {
         image = Entry(s, lastImage);
         sampler = Entry(s, lastSampler);
         samplable = image != nullptr && sampler != nullptr && sampling::QuadSamplable(image->image, sampler->sampler);
+        if (samplable) sampling::PrepareQuadKernel(image->image, sampler->sampler, 0, &kernel);
       }
       if (!same || !samplable) {
         ForEachLane(uint64_t{quadLanes} << q, sampleLane);
         continue;
       }
-      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
-      for (uint32_t k = 0; k < gradCount; ++k) {
-        dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
-        dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+      float lambda;
+      if (lambdasReady) {
+        lambda = quadLambda[q / 4];
+      } else {
+        float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < gradCount; ++k) {
+          dx[k] = quadCoord[k][q + 1] - quadCoord[k][q];
+          dy[k] = quadCoord[k][q + 2] - quadCoord[k][q];
+        }
+        lambda = sampling::LodFromGradients(image->image, sampling::Dim::k2D, dx, dy, gradCount);
       }
-      const float lambda = sampling::LodFromGradients(image->image, sampling::Dim::k2D, dx, dy, gradCount);
       float texels[4][4];
-      sampling::SampleQuad(image->image, sampler->sampler, lambda, 0, quadLanes, &quadCoord[0][q], &quadCoord[1][q],
-                           texels);
+      sampling::SampleQuad(image->image, sampler->sampler, kernel, lambda, 0, quadLanes, &quadCoord[0][q],
+                           &quadCoord[1][q], texels);
       if (quadLanes == 0xf && kind == Scalar::F32) {
         for (uint32_t c = 0; c < ii.valueCount && c < 4; ++c) std::memcpy(d + c * w + q, texels[c], sizeof texels[c]);
         continue;

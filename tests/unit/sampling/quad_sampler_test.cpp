@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sampling/quad_sampler.h"
+#include "sampling/quad_trilinear_unorm8.h"
 #include "sampling/sampler.h"
 
 namespace crashtest::sampling {
@@ -56,7 +57,15 @@ Texture MakeTexture(VkFormat format, uint32_t texelBytes, uint32_t width, uint32
   return t;
 }
 
-TEST(QuadSampler, GivesSampleBitsForEveryLane) {
+// Once with the eight-wide RGBA8 kernel (quad_trilinear_unorm8.h; taken where the CPU has AVX2) and once with the
+// portable four-wide path it replaces.
+class QuadSampler : public testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { EnableQuadKernelForTesting(GetParam()); }
+  void TearDown() override { EnableQuadKernelForTesting(true); }
+};
+
+TEST_P(QuadSampler, GivesSampleBitsForEveryLane) {
   std::mt19937 random(42);
   const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
                               VK_FORMAT_R8G8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT};
@@ -81,6 +90,9 @@ TEST(QuadSampler, GivesSampleBitsForEveryLane) {
         sampler.maxLodBias = 16.0f;
         sampler.mipLodBias = round % 3 == 0 ? 0.75f : 0.0f;
         ASSERT_TRUE(QuadSamplable(texture.image, sampler));
+        // Every seventh round a view swizzle (BGR and a constant one), which the kernel's caller applies.
+        const uint8_t identity[4] = {0, 1, 2, 3}, swizzled[4] = {2, 1, 0, kSwizzleOne};
+        std::memcpy(texture.image.swizzle, round % 7 == 3 ? swizzled : identity, 4);
         const float lambda = lod(random);
         float s[4], t[4];
         const float s0 = coordinate(random), t0 = coordinate(random);
@@ -105,6 +117,9 @@ TEST(QuadSampler, GivesSampleBitsForEveryLane) {
   }
   EXPECT_GT(compared, 3000u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernel, QuadSampler, testing::Values(true, false),
+                         [](const testing::TestParamInfo<bool>& info) { return info.param ? "Fast" : "Portable"; });
 
 }  // namespace
 }  // namespace crashtest::sampling
