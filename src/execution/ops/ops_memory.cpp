@@ -262,7 +262,7 @@ void StorePrivate(const Op& op, SubgroupState& s) {
 
 // Workgroup memory. An index past the end reads zero and writes nothing, as for private memory; a pointer whose high
 // word is set is a null workgroup pointer (executable.h) or one stepped below the start of workgroup memory: a
-// fault at its low word (the byte-free offset from null), since no workgroup access can reach it.
+// fault reported at its low word (for a null pointer, the words stepped from null), never an access.
 bool NullShared(SubgroupState& s, const Op& op, uint32_t lane, bool write, bool* stop) {
   const uint32_t* p = s.Slot(op.a);
   if (p[s.width + lane] == 0) return false;
