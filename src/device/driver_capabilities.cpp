@@ -85,9 +85,12 @@ constexpr VkExtensionProperties kDeviceExtensions[] = {
     CT_EXTENSION(VK_EXT_SCALAR_BLOCK_LAYOUT),
     CT_EXTENSION(VK_KHR_RELAXED_BLOCK_LAYOUT),
     CT_EXTENSION(VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT),
-    // Storage-buffer pointers are values (descriptor slot and offset, executable.h), so OpSelect, OpPhi and
-    // OpPtrAccessChain on them just work (tests/execution "variable_pointers", against lavapipe). Not the full
-    // variablePointers: OpPtrEqual/OpPtrDiff and null pointers are not executed.
+    // Pointers are values (storage buffers: descriptor slot and offset; workgroup memory: a word offset;
+    // executable.h), so OpSelect, OpPhi, OpPtrAccessChain, function parameters and results, and pointers kept in
+    // Function/Private variables just work; OpPtrEqual/OpPtrNotEqual compare the values, OpPtrDiff divides their
+    // distance by the element size, and a null pointer is a value no access resolves, so dereferencing it is a
+    // device fault (tests/execution "variable_pointers" and "variable_pointers_workgroup", against lavapipe;
+    // shader_fault_test "Null*"). Both features, variablePointersStorageBuffer and variablePointers, are below.
     CT_EXTENSION(VK_KHR_VARIABLE_POINTERS),
     // Float controls: IEEE arithmetic with round-to-nearest-even, denormals and signed zeros, infinities and NaNs
     // preserved; the profile's flush-to-zero and round-toward-zero properties are cleared (profile/
@@ -233,6 +236,7 @@ constexpr std::string_view kFeatures[] = {
     "VkPhysicalDeviceFeatures.shaderStorageBufferArrayDynamicIndexing",
     "VkPhysicalDeviceScalarBlockLayoutFeatures.scalarBlockLayout",
     "VkPhysicalDeviceVariablePointersFeatures.variablePointersStorageBuffer",
+    "VkPhysicalDeviceVariablePointersFeatures.variablePointers",
     // Images, samplers and texel buffers in shaders (src/sampling, src/execution/ops/ops_image.cpp,
     // tests/execution/image_differential_test.cpp): cube arrays, every storage format with or without a format in
     // the shader, dynamically indexed descriptor arrays, the MinLod image operand, gathers with dynamic offsets

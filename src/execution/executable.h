@@ -15,6 +15,12 @@
 //   Image (OpImageTexelPointer)           ((table index + 1) << 40) | byte offset of the texel from the view's
 //                                         first texel; byte offset 2^40 - 1 for a texel outside the image
 //   Function, Private, Input, Output      word offset in the invocation's private memory
+// Null pointers (OpConstantNull of a pointer type, VK_KHR_variable_pointers' variablePointers) are values no access
+// resolves, so that dereferencing one is a fault (READ_INVALID / WRITE_INVALID) like any other bad access:
+//   StorageBuffer, Uniform, PushConstant  descriptor slot 2^24 - 1 (no dispatch has that many), byte offset 0
+//   Workgroup                             high word set (workgroup offsets are 32-bit)
+//   PhysicalStorageBuffer                 device address 0 (never allocated)
+//   others                                all ones (outside every invocation's private memory)
 // Buffer memory has the application's explicit layout (Offset, ArrayStride, MatrixStride decorations); workgroup
 // and private memory use the slot layout (one word per slot), so a load from them copies slots.
 //
@@ -107,6 +113,18 @@ struct ImageBinding {
 };
 
 inline constexpr uint32_t kNoSlot = 0xffffffffu;
+
+// The null pointer of a storage class (see the top of this file); a null-derived pointer (one OpPtrAccessChain
+// stepped) keeps the part that makes it invalid.
+inline constexpr uint32_t kNullDescriptorSlot = 0xffffffu;
+inline constexpr uint64_t NullPointer(uint32_t storageClass) {
+  switch (storageClass) {
+    case 12: case 2: case 9: return uint64_t{kNullDescriptorSlot} << 40;  // StorageBuffer, Uniform, PushConstant
+    case 4: return uint64_t{0xffffffffu} << 32;                          // Workgroup
+    case 5349: return 0;                                                 // PhysicalStorageBuffer
+    default: return ~uint64_t{0};
+  }
+}
 
 // The operands of one image instruction beyond the image (Op::a) and the coordinate (Op::b): which optional image
 // operands it has (their slots, kNoSlot when absent) and how to read and write values.

@@ -58,7 +58,10 @@ bool Builder::WriteConstant(ir::ValueId v) {
   if (value.kind == ir::ValueKind::Undef) return true;  // undefined: zero
   const ir::Constant& constant = m_.constants[value.owner];
   uint32_t* words = x_.constantWords.data() + slot_[v];
-  if (constant.isNull) return true;
+  if (constant.isNull) {
+    WriteNull(value.type, words);
+    return true;
+  }
   if (constant.constituents.empty()) {
     words[0] = static_cast<uint32_t>(constant.bits);
     if (layout_.Slots(value.type) == 2) words[1] = static_cast<uint32_t>(constant.bits >> 32);
@@ -72,6 +75,34 @@ bool Builder::WriteConstant(ir::ValueId v) {
     at += n;
   }
   return true;
+}
+
+// OpConstantNull: zero slots, except pointers (and pointers inside composites), whose null is a value no access
+// resolves (executable.h).
+void Builder::WriteNull(ir::TypeId type, uint32_t* words) {
+  const ir::Type& t = m_.types[type];
+  switch (t.kind) {
+    case ir::TypeKind::Pointer: {
+      const uint64_t null = NullPointer(t.storageClass);
+      words[0] = static_cast<uint32_t>(null);
+      words[1] = static_cast<uint32_t>(null >> 32);
+      break;
+    }
+    case ir::TypeKind::Struct: {
+      uint32_t at = 0;
+      for (ir::TypeId member : t.members) {
+        WriteNull(member, words + at);
+        at += layout_.Slots(member);
+      }
+      break;
+    }
+    case ir::TypeKind::Array: {
+      const uint32_t n = layout_.Slots(t.element);
+      for (uint32_t i = 0; i < t.count; ++i) WriteNull(t.element, words + static_cast<size_t>(i) * n);
+      break;
+    }
+    default: break;  // scalars, vectors, matrices: zero
+  }
 }
 
 bool Builder::AssignGlobals() {
@@ -467,6 +498,30 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       const ir::Type& cond = TypeOf(values[0]);
       const uint32_t perComponent = cond.kind == ir::TypeKind::Vector ? cond.count : 0;
       Emit(&ops::Select, dst, slot(0), slot(1), slot(2), n, perComponent);
+      return true;
+    }
+    case spv::OpPtrEqual: case spv::OpPtrNotEqual:
+      // Pointers of one type share one encoding (executable.h): equal exactly when their 64-bit values are.
+      Emit(&ops::PointerCompare, dst, slot(0), slot(1), 0, 0, op == spv::OpPtrNotEqual ? 1 : 0);
+      return true;
+    case spv::OpPtrDiff: {
+      // "the number of elements ... between Operand 1 and Operand 2" (SPIR-V 1.6, OpPtrDiff): the pointers'
+      // distance divided by the element OpPtrAccessChain steps by — the pointer type's ArrayStride in explicit
+      // memory (else the pointee's size), the pointee's slots in workgroup memory.
+      const ir::Type& pointer = TypeOf(values[0]);
+      uint32_t element = 0;
+      if (IsExplicit(pointer.storageClass)) {
+        element = pointer.arrayStride;
+        if (element == 0) {
+          std::string why;
+          const uint32_t access = AccessFor(pointer.element, 0, &why);
+          if (access != kNone) element = x_.accesses[access].extent;
+        }
+      } else {
+        element = layout_.Slots(pointer.element);
+      }
+      if (element == 0) return Fail(inst, "a pointer to an element of unknown size in");
+      Emit(&ops::PointerDiff, dst, slot(0), slot(1), 0, element, layout_.Slots(inst.type));
       return true;
     }
     case spv::OpAny: case spv::OpAll: {

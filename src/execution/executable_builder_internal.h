@@ -47,6 +47,7 @@ class Builder {
 
   bool AssignConstants();
   bool WriteConstant(ir::ValueId v);
+  void WriteNull(ir::TypeId type, uint32_t* words);
   bool AssignGlobals();
   bool AssignFunctionVariables();
   // A graphics stage's input or output variable at private word `word`: its built-ins and locations.

@@ -24,6 +24,7 @@ struct ShaderFault {
   uint32_t localIndex = 0;  // LocalInvocationIndex of the faulting invocation
   uint32_t descriptorSlot = 0;  // for buffer accesses: the descriptor slot (0: push constants)
   bool freed = false;       // the address lies in a recently freed allocation (a use after free)
+  bool null = false;        // the pointer was a null pointer (OpConstantNull), perhaps stepped: address = its offset
 };
 
 }  // namespace crashtest::execution

@@ -56,9 +56,10 @@ bool RaiseShaderFault(Queue& queue, const Pipeline& pipeline, const PipelineStag
   planned.effect = fault.kind == execution::ShaderFaultKind::Timeout ? FaultEffect::Hang
                    : masked                                          ? FaultEffect::Masked
                                                                      : FaultEffect::DeviceLost;
-  const char* what = fault.kind == execution::ShaderFaultKind::ReadInvalid    ? "out-of-bounds read"
-                     : fault.kind == execution::ShaderFaultKind::WriteInvalid ? "out-of-bounds write"
-                                                                              : "shader ran past its time budget";
+  const bool read = fault.kind == execution::ShaderFaultKind::ReadInvalid;
+  const char* what = fault.kind == execution::ShaderFaultKind::Timeout ? "shader ran past its time budget"
+                     : fault.null ? (read ? "null-pointer read" : "null-pointer write")
+                                  : (read ? "out-of-bounds read" : "out-of-bounds write");
   char text[512];
   std::string pipelineName = name.empty() ? std::string() : "\"" + name + "\" ";
   if (fault.kind == execution::ShaderFaultKind::Timeout) {

@@ -165,6 +165,11 @@ std::vector<Case> Cases() {
       {"execution/variable_pointers.spvasm",
        {{0, 0, kStorage, 1024, Floats(-1, 1)}, {0, 1, kStorage, 1024, Floats(-1, 1)}, {0, 2, kStorage, 768, Zeros()}},
        {}, {4, 1, 1}, 1e-6f},
+      // The full variablePointers: workgroup pointers selected, looped over, stepped, compared, subtracted, null,
+      // kept in Function and Private variables and passed through a function; storage-buffer pointers compared,
+      // subtracted and null (tests/execution/shaders/variable_pointers_workgroup.spvasm, eight words per invocation).
+      {"execution/variable_pointers_workgroup.spvasm", {{0, 0, kStorage, 1024, Uints(0)}, {0, 1, kStorage, 2048, Zeros()}},
+       {}, {4, 1, 1}, 0},
       // VK_KHR_shader_float_controls: signed zeros, infinities, NaNs and round-to-nearest-even, bit for bit.
       {"execution/float_controls.comp", {{0, 0, kStorage, 1024, Floats(-100, 100)}, {0, 1, kStorage, 8192, Zeros()}},
        {}, {16, 1, 1}, 0},

@@ -140,6 +140,56 @@ TEST_F(ShaderFaults, ReadThroughALiveAddressWorks) {
   for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.buffers[0][0][i], i * 3 + 1) << i;
 }
 
+// variablePointers' null pointers (OpConstantNull): a dereference is a device fault at address 0 (plus the offset
+// stepped from null), reported as a null-pointer access, never a host crash or an access to some other variable.
+ComputeJob NullPointer(const char* shader) {
+  ComputeJob job;
+  job.spirv = ReadSpirv(Shader(shader));
+  BufferSpec data;
+  std::vector<uint32_t> values(64);
+  for (uint32_t i = 0; i < 64; ++i) values[i] = 100 + i;
+  data.contents.push_back(values);
+  job.buffers.push_back(data);
+  return job;
+}
+
+void ExpectNullFault(const ComputeResult& r, const char* what, const char* invocation,
+                     VkDeviceFaultAddressTypeEXT type) {
+  EXPECT_NE(r.faultDescription.find(what), std::string::npos) << r.faultDescription;
+  EXPECT_NE(r.faultDescription.find(invocation), std::string::npos) << r.faultDescription;
+  bool address = false;
+  for (const VkDeviceFaultAddressInfoEXT& info : r.faultAddresses)
+    if (info.addressType == type) {
+      address = true;
+      EXPECT_EQ(info.reportedAddress, 0u) << "a null pointer's own address";
+    }
+  EXPECT_TRUE(address);
+}
+
+TEST_F(ShaderFaults, NullStorageBufferPointerReadIsAFault) {
+  Open(nullptr);
+  ComputeResult r = device_->Run(NullPointer("null_pointer_read.spvasm"));
+  ASSERT_EQ(r.result, VK_ERROR_DEVICE_LOST) << r.error;
+  ExpectNullFault(r, "null-pointer read", "invocation 5", VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_EXT);
+}
+
+TEST_F(ShaderFaults, NullWorkgroupPointerWriteIsAFault) {
+  Open(nullptr);
+  ComputeResult r = device_->Run(NullPointer("null_pointer_write.spvasm"));
+  ASSERT_EQ(r.result, VK_ERROR_DEVICE_LOST) << r.error;
+  ExpectNullFault(r, "null-pointer write", "invocation 7", VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_EXT);
+}
+
+// Masked: the device lives, the write through null lands nowhere (workgroup word 0 keeps invocation 0's value, word
+// 7 its zero initial value) and every other invocation's store is there.
+TEST_F(ShaderFaults, MaskedNullWorkgroupWriteLandsNowhere) {
+  Open("shader_faults_masked.json");
+  ComputeResult r = device_->Run(NullPointer("null_pointer_write.spvasm"));
+  ASSERT_EQ(r.result, VK_SUCCESS) << r.error;
+  ASSERT_EQ(r.buffers[0][0].size(), 64u);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.buffers[0][0][i], i == 7 ? 0u : i) << i;
+}
+
 ComputeJob EndlessLoop() {
   ComputeJob job;
   job.spirv = ReadSpirv(Shader("endless_loop.comp"));

@@ -122,7 +122,7 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     VkPhysicalDeviceImage2DViewOf3DFeaturesEXT view2DOf3D{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, head};
     if (has2DViewOf3D) head = &view2DOf3D;
-    // Storage-buffer variable pointers (core 1.1 struct), for the variable_pointers case.
+    // Variable pointers (core 1.1 struct), storage-buffer and workgroup, for the variable_pointers cases.
     VkPhysicalDeviceVariablePointersFeatures variablePointers{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES, head};
     head = &variablePointers;
@@ -145,7 +145,6 @@ std::unique_ptr<ComputeDevice> ComputeDevice::Open(VkInstance instance, const st
     robustness2.robustBufferAccess2 = VK_FALSE;  // it would need robustBufferAccess, which hides faults
     robustness2.robustImageAccess2 = VK_FALSE;
     imageInt64.sparseImageInt64Atomics = VK_FALSE;  // no sparse images here
-    variablePointers.variablePointers = VK_FALSE;  // only the storage-buffer form is tested
     d->addresses_ = address.bufferDeviceAddress == VK_TRUE;
     d->memoryModelChains_ = memoryModel.vulkanMemoryModelAvailabilityVisibilityChains == VK_TRUE;
     d->deviceFault_ = hasFault && fault.deviceFault == VK_TRUE;

@@ -48,6 +48,8 @@ OpHandler Store(uint32_t storageClass);
 void AccessChain(const Op& op, SubgroupState& s);     // extra[aux..]: see executable_builder.cpp
 void AccessChainUniformBase(const Op& op, SubgroupState& s);  // one 32-bit index into a global (same extra)
 void ArrayLength(const Op& op, SubgroupState& s);
+void PointerCompare(const Op& op, SubgroupState& s);  // OpPtrEqual (aux 0) / OpPtrNotEqual (aux 1): (a == b) ^ aux
+void PointerDiff(const Op& op, SubgroupState& s);     // OpPtrDiff: dst (aux slots) = (a - b) / n, signed
 OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar kind);
 void Barrier(const Op& op, SubgroupState& s);         // OpControlBarrier with Workgroup execution scope
 void Nothing(const Op& op, SubgroupState& s);         // memory barriers: execution is already in order

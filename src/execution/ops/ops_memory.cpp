@@ -28,7 +28,7 @@ uint64_t PointerOf(const SubgroupState& s, uint32_t slot, uint32_t lane) {
 // Records a fault at `op` for `lane`. Returns true when the access must be skipped and the dispatch continues
 // (masked or robust), false when the subgroup must stop now.
 bool OutOfRange(SubgroupState& s, const Op& op, uint32_t lane, uint64_t address, bool write, uint32_t slot,
-                bool freed = false) {
+                bool freed = false, bool null = false) {
   const OutOfRangeMode mode = s.dispatch->outOfRange;
   if (mode == OutOfRangeMode::Robust) return true;
   if (s.fault.kind == ShaderFaultKind::None) {
@@ -39,6 +39,7 @@ bool OutOfRange(SubgroupState& s, const Op& op, uint32_t lane, uint64_t address,
     s.fault.localIndex = s.firstLocalIndex + lane;
     s.fault.descriptorSlot = slot;
     s.fault.freed = freed;
+    s.fault.null = null;
   }
   if (mode == OutOfRangeMode::Masked) return true;
   s.stop = true;
@@ -72,7 +73,8 @@ std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64
     *stop = !OutOfRange(s, op, lane, range.address + offset, write, slot);
     return nullptr;
   }
-  *stop = !OutOfRange(s, op, lane, offset, write, slot);
+  // Past the table: a null pointer (descriptor slot kNullDescriptorSlot, or below it after a negative step).
+  *stop = !OutOfRange(s, op, lane, offset, write, slot, false, slot >= (kNullDescriptorSlot & ~0xffu));
   return nullptr;
 }
 
@@ -258,13 +260,26 @@ void StorePrivate(const Op& op, SubgroupState& s) {
   });
 }
 
+// Workgroup memory. An index past the end reads zero and writes nothing, as for private memory; a pointer whose high
+// word is set is a null workgroup pointer (executable.h) or one stepped below the start of workgroup memory: a
+// fault reported at its low word (for a null pointer, the words stepped from null), never an access.
+bool NullShared(SubgroupState& s, const Op& op, uint32_t lane, bool write, bool* stop) {
+  const uint32_t* p = s.Slot(op.a);
+  if (p[s.width + lane] == 0) return false;
+  *stop = !OutOfRange(s, op, lane, p[lane], write, 0, false, true);
+  return true;
+}
+
 void LoadShared(const Op& op, SubgroupState& s) {
   const uint32_t w = s.width, words = s.exe->sharedWords;
   const uint32_t* p = s.Slot(op.a);
   uint32_t* d = s.Slot(op.dst);
+  bool stop = false;
   ForEachLane(s.active, [&](uint32_t l) {
+    if (stop) return;
     const uint32_t at = p[l];
-    const bool inside = at <= words && op.n <= words - at;
+    bool inside = at <= words && op.n <= words - at;
+    if (NullShared(s, op, l, false, &stop)) inside = false;
     for (uint32_t k = 0; k < op.n; ++k) d[static_cast<size_t>(k) * w + l] = inside ? s.shared[at + k] : 0;
   });
 }
@@ -273,9 +288,11 @@ void StoreShared(const Op& op, SubgroupState& s) {
   const uint32_t w = s.width, words = s.exe->sharedWords;
   const uint32_t* p = s.Slot(op.a);
   const uint32_t* v = s.Slot(op.b);
+  bool stop = false;
   ForEachLane(s.active, [&](uint32_t l) {
+    if (stop) return;
     const uint32_t at = p[l];
-    if (at > words || op.n > words - at) return;
+    if (NullShared(s, op, l, true, &stop) || at > words || op.n > words - at) return;
     for (uint32_t k = 0; k < op.n; ++k) s.shared[at + k] = v[static_cast<size_t>(k) * w + l];
   });
 }
@@ -335,7 +352,12 @@ void AtomicOp(const Op& op, SubgroupState& s) {
     U* word = nullptr;
     bool shared = true;
     if constexpr (StorageClass == spv::StorageClassWorkgroup) {
-      if (p + bytes / 4 <= s.exe->sharedWords) word = reinterpret_cast<U*>(s.shared + p);
+      bool stop = false;
+      if (NullShared(s, op, l, SpvOp != spv::OpAtomicLoad, &stop)) {
+        if (stop) return;
+      } else if (p + bytes / 4 <= s.exe->sharedWords) {
+        word = reinterpret_cast<U*>(s.shared + p);
+      }
     } else if constexpr (StorageClass == spv::StorageClassFunction || StorageClass == spv::StorageClassPrivate) {
       // Private words are [word][lane]: a 64-bit private atomic is not contiguous; the interpreter keeps private
       // atomics to 32 bits (builder).
@@ -523,6 +545,30 @@ void ArrayLength(const Op& op, SubgroupState& s) {
     uint64_t size = slot < s.dispatch->bufferCount ? s.dispatch->buffers[slot].size : 0;
     d[l] = size > op.n ? static_cast<uint32_t>((size - op.n) / op.aux) : 0;
   });
+}
+
+void PointerCompare(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t* a = s.Slot(op.a);
+  const uint32_t* b = s.Slot(op.b);
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t l = 0; l < w; ++l) {
+    const uint32_t equal = (a[l] == b[l]) & (a[w + l] == b[w + l]);
+    d[l] = Blend(s.laneMask[l], equal ^ op.aux, d[l]);
+  }
+}
+
+void PointerDiff(const Op& op, SubgroupState& s) {
+  const uint32_t w = s.width;
+  const uint32_t* a = s.Slot(op.a);
+  const uint32_t* b = s.Slot(op.b);
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t l = 0; l < w; ++l) {
+    const int64_t distance = static_cast<int64_t>(Join(a[l], a[w + l]) - Join(b[l], b[w + l]));
+    const uint64_t elements = static_cast<uint64_t>(distance / static_cast<int64_t>(op.n));
+    d[l] = Blend(s.laneMask[l], static_cast<uint32_t>(elements), d[l]);
+    if (op.aux == 2) d[w + l] = Blend(s.laneMask[l], static_cast<uint32_t>(elements >> 32), d[w + l]);
+  }
 }
 
 OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar k) {

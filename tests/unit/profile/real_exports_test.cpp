@@ -171,6 +171,22 @@ TEST(RealExports, AddedExtensionsAreRecordedWithTheirReason) {
             VK_TRUE);
 }
 
+// lavapipe offers the full VK_KHR_variable_pointers; so does the interpreter (workgroup pointers, OpPtrEqual/OpPtrDiff,
+// null pointers), so its export keeps variablePointers beside variablePointersStorageBuffer, in both structs.
+TEST(RealExports, LavapipeKeepsBothVariablePointersFeatures) {
+  DeviceDescription d;
+  Diagnostics diagnostics;
+  ASSERT_TRUE(ReadDevice(DataPath("profiles/llvmpipe-mesa-22.3.6.json"), "", "", false, d, diagnostics))
+      << AllMessages(diagnostics);
+  for (const char* structure : {"VkPhysicalDeviceVariablePointersFeatures", "VkPhysicalDeviceVulkan11Features"}) {
+    EXPECT_EQ(Member<VkBool32>(d, structure, "variablePointersStorageBuffer"), VK_TRUE) << structure;
+    EXPECT_EQ(Member<VkBool32>(d, structure, "variablePointers"), VK_TRUE) << structure;
+  }
+  EXPECT_FALSE(std::any_of(d.dropped.begin(), d.dropped.end(), [](const DroppedCapability& c) {
+    return c.what.find("variablePointers") != std::string::npos;
+  }));
+}
+
 TEST(RealExports, ExactExtensionsEmulatesTheProfilesListAndSaysWhatWasNotAdded) {
   DeviceDescription d;
   Diagnostics diagnostics;
