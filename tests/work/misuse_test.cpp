@@ -1,6 +1,7 @@
 // Misuse the driver detects cheaply (issue 18): each broken valid-usage rule is logged with its VUID and answered
 // with VK_ERROR_VALIDATION_FAILED_EXT — by the command itself when it returns a result, else by
 // vkEndCommandBuffer — and never executes.
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -165,6 +166,26 @@ TEST_F(MisuseTest, ResubmittingAPendingCommandBufferNeedsSimultaneousUse) {
   EXPECT_EQ(Submit(once, VK_NULL_HANDLE), VK_SUCCESS);
   ASSERT_EQ(vkQueueWaitIdle(queues_[0].queue), VK_SUCCESS);
   vkDestroyEvent(device_, event, nullptr);
+}
+
+// A dispatch with no compute pipeline bound (VUID-vkCmdDispatch-None-02700) is logged with the VUID when the queue
+// reaches it and skipped; the rest of the submission runs and the fence signals (it read a null pipeline before).
+TEST_F(MisuseTest, DispatchingWithoutABoundPipelineIsLoggedAndSkipped) {
+  HostBuffer* target = CreateHostBuffer(256);
+  std::memset(target->mapped, 0, 256);
+  VkCommandBuffer cb = AllocateCommandBuffer();
+  Begin(cb);
+  vkCmdDispatch(cb, 1, 1, 1);
+  vkCmdFillBuffer(cb, target->buffer, 0, 256, 0x01020304u);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFence fence = CreateFence(false);
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(Submit(cb, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device_, 1, &fence, VK_TRUE, 10'000'000'000ull), VK_SUCCESS);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkCmdDispatch-None-02700"), std::string::npos) << log;
+  EXPECT_EQ(target->At<uint32_t>(252), 0x01020304u) << "the commands after the dispatch ran";
+  vkDestroyFence(device_, fence, nullptr);
 }
 
 }  // namespace
