@@ -233,6 +233,71 @@ TEST_F(FreedWhileTheDispatchRuns, DestroyingThePool) {
   });
 }
 
+// Two queues bind sets of two pools in opposite orders, at the same time. A queue holds the locks of the pools of
+// the sets one command reads (queue/descriptor_set_liveness.h); taken as met, queue 1 held pool A and waited for B
+// while queue 2 held B and waited for A: both hung, and with them vkDeviceWaitIdle. Released by a host event so
+// that both run at once (an idle queue would otherwise run each submission on the submitting thread, in turn).
+TEST_F(UseAfterFreeDescriptorsTest, QueuesLockingPoolsInOppositeOrdersDoNotDeadlock) {
+  if (queues_.size() < 2) GTEST_SKIP() << "one queue";
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = 1;
+  setInfo.pBindings = &binding;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout), VK_SUCCESS);
+  const VkDescriptorSetLayout setLayouts[2] = {setLayout, setLayout};
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 2;
+  layoutInfo.pSetLayouts = setLayouts;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout), VK_SUCCESS);
+  VkDescriptorPool pools[2] = {};
+  VkDescriptorSet sets[2][2] = {};  // [pool][queue]
+  for (uint32_t p = 0; p < 2; ++p) {
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 2, 1, &size};
+    ASSERT_EQ(vkCreateDescriptorPool(device_, &poolInfo, nullptr, &pools[p]), VK_SUCCESS);
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pools[p], 2,
+                                         setLayouts};
+    ASSERT_EQ(vkAllocateDescriptorSets(device_, &allocate, sets[p]), VK_SUCCESS);
+  }
+  VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkFence fences[2] = {};
+  VkCommandBuffer cbs[2] = {};
+  for (int round = 0; round < 4; ++round) {
+    VkEvent go = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateEvent(device_, &eventInfo, nullptr, &go), VK_SUCCESS);
+    for (uint32_t q = 0; q < 2; ++q) {
+      cbs[q] = AllocateCommandBuffer(queues_[q].family);
+      Begin(cbs[q]);
+      vkCmdWaitEvents(cbs[q], 1, &go, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr, 0,
+                      nullptr, 0, nullptr);
+      // Queue 0 binds pool 0's set first, queue 1 pool 1's.
+      const VkDescriptorSet bound[2] = {sets[q][q], sets[1 - q][q]};
+      for (int i = 0; i < 20000; ++i)
+        vkCmdBindDescriptorSets(cbs[q], VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, bound, 0, nullptr);
+      ASSERT_EQ(vkEndCommandBuffer(cbs[q]), VK_SUCCESS);
+      VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      ASSERT_EQ(vkCreateFence(device_, &fenceInfo, nullptr, &fences[q]), VK_SUCCESS);
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.commandBufferCount = 1;
+      submit.pCommandBuffers = &cbs[q];
+      ASSERT_EQ(vkQueueSubmit(queues_[q].queue, 1, &submit, fences[q]), VK_SUCCESS);
+    }
+    ASSERT_EQ(vkSetEvent(device_, go), VK_SUCCESS);
+    // A deadlock never ends: the fences time out (and the test's own timeout ends the process).
+    ASSERT_EQ(vkWaitForFences(device_, 2, fences, VK_TRUE, kTenSeconds * 3), VK_SUCCESS) << "round " << round;
+    for (uint32_t q = 0; q < 2; ++q) {
+      vkDestroyFence(device_, fences[q], nullptr);
+      vkFreeCommandBuffers(device_, pools_[queues_[q].family], 1, &cbs[q]);
+    }
+    vkDestroyEvent(device_, go, nullptr);
+  }
+  for (VkDescriptorPool pool : pools) vkDestroyDescriptorPool(device_, pool, nullptr);
+  vkDestroyPipelineLayout(device_, layout, nullptr);
+  vkDestroyDescriptorSetLayout(device_, setLayout, nullptr);
+}
+
 // Legal: the layouts go once recording is over, while the work is pending; it runs normally.
 TEST_F(UseAfterFreeDescriptorsTest, DestroyingTheLayoutsOfPendingWorkIsLegal) {
   auto saxpy = MakeSaxpy();
