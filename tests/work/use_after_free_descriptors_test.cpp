@@ -160,13 +160,13 @@ TEST_F(UseAfterFreeDescriptorsTest, ASetFreedAndReallocatedIsNotMistakenForTheRe
 // descriptors as the dispatch began, the dispatch runs to its end on what the set held when it started (its
 // descriptors were flattened under the pool's lock, and the buffers they name are alive), and no freed memory is
 // read: the test is for ASan and TSan (work-loader runs under both in scripts/test) and for a plain build's memcheck.
-// The free comes 5 ms after the queue set the event before the dispatch, which takes far longer (saxpy over 2^20
-// elements). Should the worker be descheduled past those 5 ms before it flattens the descriptors, the free comes
+// The free comes 2 ms after the queue set the event before the dispatch, which takes far longer (saxpy over 2^22
+// elements). Should the worker be descheduled past those 2 ms before it flattens the descriptors, the free comes
 // first and the dispatch faults instead, as above; should the dispatch be over by then, the free is legal. All three
 // outcomes are checked, none may crash; the test says which it saw.
 class FreedWhileTheDispatchRuns : public UseAfterFreeDescriptorsTest {
  protected:
-  static constexpr uint32_t kElements = 1u << 20;
+  static constexpr uint32_t kElements = 1u << 22;
   template <typename Free>
   void Run(VkDescriptorPoolCreateFlags poolFlags, Free&& free) {
     auto saxpy = MakeSaxpy(poolFlags);
@@ -194,10 +194,10 @@ class FreedWhileTheDispatchRuns : public UseAfterFreeDescriptorsTest {
       std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
     const auto reached = std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
     ::testing::internal::CaptureStderr();
+    const bool pending = vkGetFenceStatus(device_, fence_) == VK_NOT_READY;  // at the free (it is quick)
     free(*saxpy);
-    const bool pending = vkGetFenceStatus(device_, fence_) == VK_NOT_READY;
     const VkResult waited = vkWaitForFences(device_, 1, &fence_, VK_TRUE, kTenSeconds * 6);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reached).count();
     const std::string log = ::testing::internal::GetCapturedStderr();
