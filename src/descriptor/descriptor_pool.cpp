@@ -1,6 +1,8 @@
 #include "descriptor/descriptor_pool.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
 #include "common/allocation.h"
 #include "common/live_objects.h"
@@ -76,7 +78,17 @@ void DescriptorPool::GiveSetMemory(DescriptorSet* set) {
     FreeHostMemory(allocator_.get(), set);
     return;
   }
-  recycled_ = new (static_cast<void*>(set)) RecycledSet{recycled_};
+  recycled_ = new (static_cast<void*>(set)) RecycledSet{0, recycled_};
+}
+
+bool DescriptorPool::ListsSet(const DescriptorSet* set) const {
+  if (allocator_.get() != nullptr) return std::find(sets_.begin(), sets_.end(), set) != sets_.end();
+  // The first word of the storage, as bytes: the id of a live set, 0 in a recycled one.
+  static_assert(offsetof(ObjectHeader, id) == 0 && sizeof(ObjectHeader::id) == sizeof(RecycledSet::zero));
+  uint64_t firstWord = 0;
+  std::memcpy(&firstWord, static_cast<const void*>(set), sizeof firstWord);
+  if (firstWord == 0) return false;
+  return set->poolIndex_ < sets_.size() && sets_[set->poolIndex_] == set;
 }
 
 VkResult DescriptorPool::Create(Device& device, const VkDescriptorPoolCreateInfo& info,
@@ -199,7 +211,7 @@ VkResult DescriptorPool::AllocateOne(DescriptorSetLayout& layout, uint32_t varia
       set = new (memory) DescriptorSet(*this, layout, range, first, variableCount);
     } catch (...) {
       if (allocator_.get() == nullptr)
-        recycled_ = new (memory) RecycledSet{recycled_};
+        recycled_ = new (memory) RecycledSet{0, recycled_};
       else
         FreeHostMemory(allocator_.get(), memory);
       LeaveLayout(layout);
@@ -283,8 +295,20 @@ VkResult DescriptorPool::Free(uint32_t count, const VkDescriptorSet* sets) {
                        "FREE_DESCRIPTOR_SET_BIT (VUID-vkFreeDescriptorSets-descriptorPool-00312)",
                        static_cast<unsigned long long>(header.id));
   std::lock_guard lock(mutex_);
-  for (uint32_t i = 0; i < count; ++i)
-    if (sets[i] != VK_NULL_HANDLE) Release(FromHandle(sets[i]));
+  for (uint32_t i = 0; i < count; ++i) {
+    if (sets[i] == VK_NULL_HANDLE) continue;
+    DescriptorSet* set = FromHandle(sets[i]);
+    // "pDescriptorSets must be a valid pointer to an array of descriptorSetCount VkDescriptorSet handles, each
+    // element of which must either be a valid handle or VK_NULL_HANDLE" (VUID-vkFreeDescriptorSets-pDescriptorSets-
+    // 00310): a set freed already (or with a reset of the pool) would be released twice, corrupting the pool.
+    if (!ListsSet(set)) [[unlikely]] {
+      CT_ERROR("vkFreeDescriptorSets: %p is not a live descriptor set of pool %llu (freed already?) "
+               "(VUID-vkFreeDescriptorSets-pDescriptorSets-00310); ignored",
+               static_cast<void*>(sets[i]), static_cast<unsigned long long>(header.id));
+      continue;
+    }
+    Release(set);
+  }
   return VK_SUCCESS;
 }
 

@@ -76,6 +76,11 @@ class DescriptorPool : public Object {
   // every set goes through them ("pAllocator ... controls host memory allocation").
   void* TakeSetMemory();
   void GiveSetMemory(DescriptorSet* set);  // destroys the set
+  // Whether `set` (an application's handle) is a live set of this pool, without reading freed memory: a second
+  // vkFreeDescriptorSets of the same handle must not release it again. Memory the pool recycles holds either a
+  // live set or a RecycledSet, told apart by their first word (a set's id is never 0); memory given back to the
+  // application's callbacks is not read, the live sets are searched instead (O(live sets)).
+  bool ListsSet(const DescriptorSet* set) const;
   TypeCapacity* Capacity(VkDescriptorType type);
   // A set of `layout` is about to be created / was deleted: the pool holds one reference on each layout its live
   // sets use, so a set costs no atomic reference count of its own.
@@ -102,8 +107,10 @@ class DescriptorPool : public Object {
     uint32_t sets;  // live sets of that layout
   };
   std::vector<LayoutUse> layouts_;  // one reference each (RefCounted::Ref), few entries: pools serve few layouts
+  // Laid over a freed set's memory. `zero` overlays the set's ObjectHeader::id, which is never 0 (ListsSet).
   struct RecycledSet {
-    RecycledSet* next;
+    uint64_t zero = 0;
+    RecycledSet* next = nullptr;
   };
   RecycledSet* recycled_ = nullptr;  // TakeSetMemory / GiveSetMemory
   // Sets with an id below this were allocated before the last vkResetDescriptorPool (for the fault's wording).

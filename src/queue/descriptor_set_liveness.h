@@ -9,6 +9,11 @@
 // A set found live is read only while its pool's lock is held (the application's frees and resets take it too),
 // and a pool found live is not freed before the submission ends (its destruction is deferred): the queue never
 // reads freed descriptor memory, whatever the application does meanwhile.
+//
+// One command may read sets of several pools, and two queues may meet the same pools in opposite orders: a queue
+// holding a pool's lock never blocks on another one. It tries the next lock; if that is taken, it lets go of all of
+// them, takes them again in address order (waiting), and checks the sets it accepted meanwhile once more. A thread
+// only ever waits with no lock held or holding an address-ordered prefix, so no cycle of waits can form.
 #pragma once
 
 #include <mutex>
@@ -37,9 +42,15 @@ class DescriptorSetLocks {
   void RaiseFault(const std::string& where);
 
  private:
+  // Whether `ref`'s pool is live and still the recorded one (else failure_ says so).
+  bool PoolLive(const record::DescriptorSetRef& ref);
+  // Whether `ref`'s set is still listed by its (locked) pool (else failure_ says so).
+  bool SetLive(const record::DescriptorSetRef& ref);
+
   Queue& queue_;
-  std::vector<const DescriptorPool*> pools_;  // locked, in locks_'s order
+  std::vector<const DescriptorPool*> pools_;  // locked
   std::vector<std::unique_lock<std::mutex>> locks_;
+  std::vector<record::DescriptorSetRef> accepted_;  // checked again after a relock
   std::string failure_;  // the last refusal's description
 };
 

@@ -5,8 +5,11 @@ the fuzzers' seeds, feeds each file to the sanitized entry point (build-fuzz's l
 per file) and, with --tool, to the `crashtest` command (stats / check / decode), and counts: accepted, clean errors,
 silent rejections (no message), crashes, hangs, leaks.
 
-Usage: tests/fuzz/adversarial.py [--cases N] [--seed S] [--tool build/tools/crashtest] [--keep DIR] [CATEGORY...]
-Run from the source root after scripts/fuzz has built build-fuzz."""
+Usage: tests/fuzz/adversarial.py [--cases N] [--seed S] [--tool build/tools/crashtest] [--keep DIR]
+                                 [--no-entry] [--seeds CATEGORY=DIR]... [CATEGORY...]
+Run from the source root after scripts/fuzz has built build-fuzz. Without build-fuzz (its clang build is long on a
+busy machine), --no-entry --tool build/tools/crashtest runs the cases through the plain build's command only, with
+--seeds spirv=build/tests/shaders and --seeds dump=DIR (dumps a lost device wrote into CRASHTEST_DUMP_DIR)."""
 import argparse
 import concurrent.futures
 import json
@@ -196,15 +199,24 @@ def main():
     parser.add_argument('--tool', help='the crashtest command to run the cases through as well')
     parser.add_argument('--keep', help='write the cases here instead of a temporary directory')
     parser.add_argument('--jobs', type=int, default=2)
+    parser.add_argument('--no-entry', action='store_true', help='skip the sanitized entry points (no build-fuzz)')
+    parser.add_argument('--seeds', action='append', default=[], metavar='CATEGORY=DIR',
+                        help="a category's seed folder instead of build-fuzz's (repeatable)")
     parser.add_argument('categories', nargs='*', choices=[[]] + list(CATEGORIES), help='default: all')
     args = parser.parse_args()
     rng = random.Random(args.seed)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix='crashtest-adversarial-'))
     failures = []
+    seed_override = dict(item.split('=', 1) for item in args.seeds)
+    if args.no_entry and not args.tool:
+        parser.error('--no-entry needs --tool')
     for name, (seed_dirs, mutate, command, suffix) in CATEGORIES.items():
         if args.categories and name not in args.categories:
             continue
-        seeds = sorted(p for d in seed_dirs for p in Path(d).iterdir() if p.is_file())
+        if name in seed_override:
+            seed_dirs = [seed_override[name]]
+        seeds = sorted(p for d in seed_dirs for p in Path(d).iterdir()
+                       if p.is_file() and (name == 'config' or p.suffix in (suffix, '.ctdump')))
         out = work / name
         out.mkdir(parents=True, exist_ok=True)
         cases = []
@@ -212,7 +224,8 @@ def main():
             case = out / ('%04d%s' % (i, suffix))
             case.write_bytes(mutate(rng.choice(seeds).read_bytes(), rng))
             cases.append(case)
-        runs = [('entry point', lambda c: classify_entry('build-fuzz/tests/fuzz/fuzz_' + name, c))]
+        runs = [] if args.no_entry else [('entry point',
+                                           lambda c: classify_entry('build-fuzz/tests/fuzz/fuzz_' + name, c))]
         if args.tool:
             runs.append(('crashtest ' + command, lambda c, command=command: classify_tool(args.tool, command, c)))
         for label, classify in runs:

@@ -1,5 +1,8 @@
 // Descriptor set layouts, pools, sets, updates, copies and templates through the loader; the records are read
 // through the set's test-only accessor (see memory_test_env.h).
+#include <cstdlib>
+#include <string>
+
 #include "descriptor/descriptor_set.h"
 #include "device/resources.h"
 #include "memory/sampler.h"
@@ -94,6 +97,62 @@ TEST_F(DescriptorTest, FreeingNeedsTheFreeBit) {
   ASSERT_EQ(AllocateSet(pool, layout, &set), VK_SUCCESS);
   EXPECT_NE(vkFreeDescriptorSets(device_, pool, 1, &set), VK_SUCCESS);
   vkDestroyDescriptorPool(device_, pool, nullptr);
+  vkDestroyDescriptorSetLayout(device_, layout, nullptr);
+}
+
+// A second vkFreeDescriptorSets of the same set (VUID-vkFreeDescriptorSets-pDescriptorSets-00310: each element a
+// valid handle or VK_NULL_HANDLE) is logged and ignored, and the pool stays whole (issue 18). Before, the stale set
+// was released again: its capacity was given back twice and the set moved into its old slot dropped from the pool
+// (a live set lost, a third set allocated in a pool of maxSets 2), and with allocation callbacks its memory, given
+// back to them, was read (ASan: heap-use-after-free).
+void ExpectDoubleFreeIgnored(VkDevice device, VkDescriptorSetLayout layout, const VkAllocationCallbacks* callbacks) {
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2};
+  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr,
+                                      VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, 2, 1, &size};
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorPool(device, &poolInfo, callbacks, &pool), VK_SUCCESS);
+  auto allocate = [&](VkDescriptorSet* set) {
+    VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &layout};
+    return vkAllocateDescriptorSets(device, &info, set);
+  };
+  VkDescriptorSet a = VK_NULL_HANDLE, b = VK_NULL_HANDLE, c = VK_NULL_HANDLE, d = VK_NULL_HANDLE;
+  ASSERT_EQ(allocate(&a), VK_SUCCESS);
+  ASSERT_EQ(allocate(&b), VK_SUCCESS);
+  ASSERT_EQ(vkFreeDescriptorSets(device, pool, 1, &a), VK_SUCCESS);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(vkFreeDescriptorSets(device, pool, 1, &a), VK_SUCCESS);
+  // The same stale set twice in one call, beside a live one, which is freed.
+  VkDescriptorSet mixed[3] = {a, b, a};
+  EXPECT_EQ(vkFreeDescriptorSets(device, pool, 3, mixed), VK_SUCCESS);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkFreeDescriptorSets-pDescriptorSets-00310"), std::string::npos) << log;
+  // Both sets are free now, no more: two fit, a third does not.
+  EXPECT_EQ(allocate(&c), VK_SUCCESS);
+  EXPECT_EQ(allocate(&d), VK_SUCCESS);
+  VkDescriptorSet e = VK_NULL_HANDLE;
+  EXPECT_EQ(allocate(&e), VK_ERROR_OUT_OF_POOL_MEMORY) << "maxSets is 2";
+  VkDescriptorSet both[2] = {c, d};
+  EXPECT_EQ(vkFreeDescriptorSets(device, pool, 2, both), VK_SUCCESS);
+  EXPECT_EQ(allocate(&c), VK_SUCCESS);
+  vkDestroyDescriptorPool(device, pool, callbacks);
+}
+
+TEST_F(DescriptorTest, FreeingASetTwiceIsLoggedAndIgnored) {
+  VkDescriptorSetLayout layout = MakeLayout({{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kAll, nullptr}});
+  ExpectDoubleFreeIgnored(device_, layout, nullptr);
+  vkDestroyDescriptorSetLayout(device_, layout, nullptr);
+}
+
+// With allocation callbacks a freed set's memory goes back to them at once: the stale handle must not be read.
+TEST_F(DescriptorTest, FreeingASetTwiceWithAllocationCallbacksIsLoggedAndIgnored) {
+  VkDescriptorSetLayout layout = MakeLayout({{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kAll, nullptr}});
+  VkAllocationCallbacks callbacks{};
+  callbacks.pfnAllocation = [](void*, size_t size, size_t alignment, VkSystemAllocationScope) -> void* {
+    return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  };
+  callbacks.pfnReallocation = [](void*, void*, size_t, size_t, VkSystemAllocationScope) -> void* { return nullptr; };
+  callbacks.pfnFree = [](void*, void* memory) { std::free(memory); };
+  ExpectDoubleFreeIgnored(device_, layout, &callbacks);
   vkDestroyDescriptorSetLayout(device_, layout, nullptr);
 }
 

@@ -1,6 +1,7 @@
 // Misuse the driver detects cheaply (issue 18): each broken valid-usage rule is logged with its VUID and answered
 // with VK_ERROR_VALIDATION_FAILED_EXT — by the command itself when it returns a result, else by
 // vkEndCommandBuffer — and never executes.
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -165,6 +166,60 @@ TEST_F(MisuseTest, ResubmittingAPendingCommandBufferNeedsSimultaneousUse) {
   EXPECT_EQ(Submit(once, VK_NULL_HANDLE), VK_SUCCESS);
   ASSERT_EQ(vkQueueWaitIdle(queues_[0].queue), VK_SUCCESS);
   vkDestroyEvent(device_, event, nullptr);
+}
+
+// A dispatch with no compute pipeline bound (VUID-vkCmdDispatch-None-02700) is logged with the VUID when the queue
+// reaches it and skipped; the rest of the submission runs and the fence signals (it read a null pipeline before).
+TEST_F(MisuseTest, DispatchingWithoutABoundPipelineIsLoggedAndSkipped) {
+  HostBuffer* target = CreateHostBuffer(256);
+  std::memset(target->mapped, 0, 256);
+  VkCommandBuffer cb = AllocateCommandBuffer();
+  Begin(cb);
+  vkCmdDispatch(cb, 1, 1, 1);
+  vkCmdFillBuffer(cb, target->buffer, 0, 256, 0x01020304u);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFence fence = CreateFence(false);
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(Submit(cb, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device_, 1, &fence, VK_TRUE, 10'000'000'000ull), VK_SUCCESS);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkCmdDispatch-None-02700"), std::string::npos) << log;
+  EXPECT_EQ(target->At<uint32_t>(252), 0x01020304u) << "the commands after the dispatch ran";
+  vkDestroyFence(device_, fence, nullptr);
+}
+
+// Freeing or resetting a command buffer while its submission is pending (VUID-vkFreeCommandBuffers-pCommandBuffers-
+// 00047, VUID-vkResetCommandPool-commandPool-00040) is logged with the VUID; the submission holds the stream
+// (docs/execution.md, "Command buffer lifetime"), so the work completes as recorded and no freed memory is read.
+TEST_F(MisuseTest, FreeingOrResettingAPendingCommandBufferIsLoggedAndTheWorkCompletes) {
+  for (const bool free : {true, false}) {
+    HostBuffer* target = CreateHostBuffer(256);
+    std::memset(target->mapped, 0, 256);
+    VkEvent event = CreateEvent();
+    VkCommandBuffer cb = AllocateCommandBuffer();
+    Begin(cb);
+    vkCmdWaitEvents(cb, 1, &event, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0, nullptr,
+                    0, nullptr);
+    vkCmdFillBuffer(cb, target->buffer, 0, 256, 0x0a0b0c0du);
+    ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+    VkFence fence = CreateFence(false);
+    ASSERT_EQ(Submit(cb, fence), VK_SUCCESS);
+    ::testing::internal::CaptureStderr();
+    if (free)
+      vkFreeCommandBuffers(device_, pools_[0], 1, &cb);
+    else
+      ASSERT_EQ(vkResetCommandPool(device_, pools_[0], VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT), VK_SUCCESS);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    const char* vuid =
+        free ? "VUID-vkFreeCommandBuffers-pCommandBuffers-00047" : "VUID-vkResetCommandPool-commandPool-00040";
+    EXPECT_NE(log.find(vuid), std::string::npos) << log;
+    ASSERT_EQ(vkSetEvent(device_, event), VK_SUCCESS);
+    EXPECT_EQ(vkWaitForFences(device_, 1, &fence, VK_TRUE, 10'000'000'000ull), VK_SUCCESS);
+    EXPECT_EQ(target->At<uint32_t>(252), 0x0a0b0c0du) << (free ? "free" : "reset");
+    if (!free) vkFreeCommandBuffers(device_, pools_[0], 1, &cb);
+    vkDestroyFence(device_, fence, nullptr);
+    vkDestroyEvent(device_, event, nullptr);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 // pending: vkDestroyDescriptorSetLayout has no such rule, and vkDestroyPipelineLayout only forbids command buffers
 // still recording (VUID-vkDestroyPipelineLayout-pipelineLayout-02004). That work must run normally.
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -152,6 +153,149 @@ TEST_F(UseAfterFreeDescriptorsTest, ASetFreedAndReallocatedIsNotMistakenForTheRe
   ASSERT_EQ(SubmitRecorded(cb), VK_SUCCESS);
   ExpectUseAfterFree({"use after free: read of descriptor set", "VUID-vkFreeDescriptorSets-pDescriptorSets-00309"});
   EXPECT_EQ(saxpy->y->At<float>(0), 2.0f) << "the dispatch must not run";
+}
+
+// The set freed (or its pool reset or destroyed) while the very dispatch that reads it runs — still
+// VUID-vkFreeDescriptorSets-pDescriptorSets-00309 and its kin, but too late for a fault: like a GPU that fetched the
+// descriptors as the dispatch began, the dispatch runs to its end on what the set held when it started (its
+// descriptors were flattened under the pool's lock, and the buffers they name are alive), and no freed memory is
+// read: the test is for ASan and TSan (work-loader runs under both in scripts/test) and for a plain build's memcheck.
+// The free comes 2 ms after the queue set the event before the dispatch, which takes far longer (saxpy over 2^22
+// elements). Should the worker be descheduled past those 2 ms before it flattens the descriptors, the free comes
+// first and the dispatch faults instead, as above; should the dispatch be over by then, the free is legal. All three
+// outcomes are checked, none may crash; the test says which it saw.
+class FreedWhileTheDispatchRuns : public UseAfterFreeDescriptorsTest {
+ protected:
+  static constexpr uint32_t kElements = 1u << 22;
+  template <typename Free>
+  void Run(VkDescriptorPoolCreateFlags poolFlags, Free&& free) {
+    auto saxpy = MakeSaxpy(poolFlags);
+    HostBuffer* x = CreateHostBuffer(kElements * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    HostBuffer* y = CreateHostBuffer(kElements * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    const float one = 1.0f, two = 2.0f;
+    for (uint32_t i = 0; i < kElements; ++i) {
+      std::memcpy(x->mapped + i * 4, &one, 4);
+      std::memcpy(y->mapped + i * 4, &two, 4);
+    }
+    saxpy->job.WriteBuffer(0, x->buffer);
+    saxpy->job.WriteBuffer(1, y->buffer);
+    VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+    ASSERT_EQ(vkCreateEvent(device_, &eventInfo, nullptr, &bound_), VK_SUCCESS);
+    ASSERT_EQ(Submit([&](VkCommandBuffer cb) {
+                WaitForRelease(cb);  // keeps the submission off the submitting thread (docs/execution.md)
+                saxpy->job.Bind(cb, kElements);
+                vkCmdSetEvent(cb, bound_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+                vkCmdDispatch(cb, kElements / 64, 1, 1);
+              }),
+              VK_SUCCESS);
+    Release();
+    for (int i = 0; vkGetEventStatus(device_, bound_) != VK_EVENT_SET; ++i) {
+      ASSERT_LT(i, 100000) << "the queue never reached the dispatch";
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    const auto reached = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ::testing::internal::CaptureStderr();
+    const bool pending = vkGetFenceStatus(device_, fence_) == VK_NOT_READY;  // at the free (it is quick)
+    free(*saxpy);
+    const VkResult waited = vkWaitForFences(device_, 1, &fence_, VK_TRUE, kTenSeconds * 6);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reached).count();
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    if (waited == VK_SUCCESS) {
+      for (uint32_t i = 0; i < kElements; i += 4093) ASSERT_EQ(y->At<float>(i * 4), 3.0f) << i;
+      ASSERT_EQ(y->At<float>((kElements - 1) * 4), 3.0f);
+      EXPECT_EQ(log.find("use after free"), std::string::npos) << log;
+      std::printf("note: %s; %.1f ms from the event to the fence\n",
+                  pending ? "freed while the dispatch ran: it completed" : "the dispatch was over before the free",
+                  ms);
+    } else {
+      ASSERT_EQ(waited, VK_ERROR_DEVICE_LOST);
+      EXPECT_NE(log.find("use after free: read of descriptor set"), std::string::npos) << log;
+      std::printf("note: the free came before the dispatch read the set (a loaded machine): it faulted\n");
+    }
+  }
+};
+
+TEST_F(FreedWhileTheDispatchRuns, FreeingTheSet) {
+  Run(VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, [&](Saxpy& s) {
+    ASSERT_EQ(vkFreeDescriptorSets(device_, s.job.pool, 1, &s.job.set), VK_SUCCESS);
+  });
+}
+
+TEST_F(FreedWhileTheDispatchRuns, ResettingThePool) {
+  Run(0, [&](Saxpy& s) { ASSERT_EQ(vkResetDescriptorPool(device_, s.job.pool, 0), VK_SUCCESS); });
+}
+
+TEST_F(FreedWhileTheDispatchRuns, DestroyingThePool) {
+  Run(0, [&](Saxpy& s) {
+    vkDestroyDescriptorPool(device_, s.job.pool, nullptr);
+    s.job.pool = VK_NULL_HANDLE;
+  });
+}
+
+// Two queues bind sets of two pools in opposite orders, at the same time. A queue holds the locks of the pools of
+// the sets one command reads (queue/descriptor_set_liveness.h); taken as met, queue 1 held pool A and waited for B
+// while queue 2 held B and waited for A: both hung, and with them vkDeviceWaitIdle. Released by a host event so
+// that both run at once (an idle queue would otherwise run each submission on the submitting thread, in turn).
+TEST_F(UseAfterFreeDescriptorsTest, QueuesLockingPoolsInOppositeOrdersDoNotDeadlock) {
+  if (queues_.size() < 2) GTEST_SKIP() << "one queue";
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = 1;
+  setInfo.pBindings = &binding;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout), VK_SUCCESS);
+  const VkDescriptorSetLayout setLayouts[2] = {setLayout, setLayout};
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 2;
+  layoutInfo.pSetLayouts = setLayouts;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout), VK_SUCCESS);
+  VkDescriptorPool pools[2] = {};
+  VkDescriptorSet sets[2][2] = {};  // [pool][queue]
+  for (uint32_t p = 0; p < 2; ++p) {
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 2, 1, &size};
+    ASSERT_EQ(vkCreateDescriptorPool(device_, &poolInfo, nullptr, &pools[p]), VK_SUCCESS);
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pools[p], 2,
+                                         setLayouts};
+    ASSERT_EQ(vkAllocateDescriptorSets(device_, &allocate, sets[p]), VK_SUCCESS);
+  }
+  VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkFence fences[2] = {};
+  VkCommandBuffer cbs[2] = {};
+  for (int round = 0; round < 4; ++round) {
+    VkEvent go = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateEvent(device_, &eventInfo, nullptr, &go), VK_SUCCESS);
+    for (uint32_t q = 0; q < 2; ++q) {
+      cbs[q] = AllocateCommandBuffer(queues_[q].family);
+      Begin(cbs[q]);
+      vkCmdWaitEvents(cbs[q], 1, &go, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr, 0,
+                      nullptr, 0, nullptr);
+      // Queue 0 binds pool 0's set first, queue 1 pool 1's.
+      const VkDescriptorSet bound[2] = {sets[q][q], sets[1 - q][q]};
+      for (int i = 0; i < 20000; ++i)
+        vkCmdBindDescriptorSets(cbs[q], VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, bound, 0, nullptr);
+      ASSERT_EQ(vkEndCommandBuffer(cbs[q]), VK_SUCCESS);
+      VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      ASSERT_EQ(vkCreateFence(device_, &fenceInfo, nullptr, &fences[q]), VK_SUCCESS);
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.commandBufferCount = 1;
+      submit.pCommandBuffers = &cbs[q];
+      ASSERT_EQ(vkQueueSubmit(queues_[q].queue, 1, &submit, fences[q]), VK_SUCCESS);
+    }
+    ASSERT_EQ(vkSetEvent(device_, go), VK_SUCCESS);
+    // A deadlock never ends: the fences time out (and the test's own timeout ends the process).
+    ASSERT_EQ(vkWaitForFences(device_, 2, fences, VK_TRUE, kTenSeconds * 3), VK_SUCCESS) << "round " << round;
+    for (uint32_t q = 0; q < 2; ++q) {
+      vkDestroyFence(device_, fences[q], nullptr);
+      vkFreeCommandBuffers(device_, pools_[queues_[q].family], 1, &cbs[q]);
+    }
+    vkDestroyEvent(device_, go, nullptr);
+  }
+  for (VkDescriptorPool pool : pools) vkDestroyDescriptorPool(device_, pool, nullptr);
+  vkDestroyPipelineLayout(device_, layout, nullptr);
+  vkDestroyDescriptorSetLayout(device_, setLayout, nullptr);
 }
 
 // Legal: the layouts go once recording is over, while the work is pending; it runs normally.

@@ -251,6 +251,22 @@ TEST_F(UseAfterFreeResourcesTest, RenderingIntoADestroyedAttachmentRaisesAWriteF
   ExpectUseAfterFree({"use after free: write of image view", "VUID-vkDestroyImageView-imageView-01026"});
 }
 
+// Not a use after free, but the same rig: a draw with no graphics pipeline bound (VUID-vkCmdDraw-None-02700) is
+// logged with the VUID when the queue reaches it and skipped; the render pass instance and the submission complete.
+TEST_F(UseAfterFreeResourcesTest, DrawingWithoutABoundPipelineIsLoggedAndSkipped) {
+  ImageResource* target = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  VkCommandBuffer cb = RecordCommands([&](VkCommandBuffer c) {
+    BeginRendering(c, target->view);
+    vkCmdDraw(c, 3, 1, 0, 0);
+    EndRendering(c);
+  });
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(SubmitRecorded(cb), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device_, 1, &fence_, VK_TRUE, kTenSeconds), VK_SUCCESS);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkCmdDraw-None-02700"), std::string::npos) << log;
+}
+
 // Destroying an image, an image view, a buffer view or a sampler twice (a double free before).
 TEST_F(UseAfterFreeResourcesTest, DoubleDestructionOfImagesViewsAndSamplersIsLoggedAndIgnored) {
   ImageResource* image = CreateImage(VK_FORMAT_R8G8B8A8_UNORM, 8, 8, VK_IMAGE_USAGE_SAMPLED_BIT);
