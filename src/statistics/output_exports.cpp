@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "pipeline/analysis/liveness.h"
 
 namespace crashtest::statistics {
 namespace {
@@ -95,6 +94,61 @@ HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stag
     result.maxComponents = std::max(result.maxComponents, result.componentsAt[p]);
   }
   return result;
+}
+
+uint32_t PeakWithHeldOutputs(const ir::Module& module, const analysis::Liveness& liveness,
+                             std::span<const uint32_t> vectorComponents, const HeldOutputs& held) {
+  // The same backward walk as the liveness's own (a phi's pressure is the block's live-in; elsewhere everything
+  // live after the instruction plus its own result), on the blocks where an output is held.
+  const auto& blocks = module.function.blocks;
+  uint32_t peak = 0;
+  std::vector<bool> live(module.values.size(), false);
+  std::vector<ir::ValueId> setValues;
+  uint32_t start = 0;
+  for (ir::BlockId b = 0; b < blocks.size(); ++b) {
+    const auto& instructions = blocks[b].instructions;
+    const uint32_t size = static_cast<uint32_t>(instructions.size());
+    const bool holds = std::any_of(held.componentsAt.begin() + start, held.componentsAt.begin() + start + size,
+                                   [](uint32_t n) { return n != 0; });
+    if (!holds) {
+      start += size;
+      continue;
+    }
+    uint32_t sum = 0, liveInSum = 0;
+    for (ir::ValueId v : liveness.LiveOut(b)) {
+      live[v] = true;
+      setValues.push_back(v);
+      sum += vectorComponents[v];
+    }
+    for (ir::ValueId v : liveness.LiveIn(b)) liveInSum += vectorComponents[v];
+    for (uint32_t i = size; i-- > 0;) {
+      const ir::Instruction& inst = instructions[i];
+      if (inst.op == spv::OpPhi) {
+        peak = std::max(peak, liveInSum + held.componentsAt[start + i]);
+        continue;
+      }
+      const bool resultLive = inst.result != ir::kNone && live[inst.result];
+      const uint32_t pressure = sum + (inst.result != ir::kNone && !resultLive ? vectorComponents[inst.result] : 0);
+      peak = std::max(peak, pressure + held.componentsAt[start + i]);
+      if (resultLive) {
+        live[inst.result] = false;
+        sum -= vectorComponents[inst.result];
+      }
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        const ir::ValueId v = operands[k];
+        if (module.values[v].kind == ir::ValueKind::Instruction && !live[v]) {
+          live[v] = true;
+          setValues.push_back(v);
+          sum += vectorComponents[v];
+        }
+      }
+    }
+    for (ir::ValueId v : setValues) live[v] = false;
+    setValues.clear();
+    start += size;
+  }
+  return peak;
 }
 
 }  // namespace crashtest::statistics

@@ -17,6 +17,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "pipeline/analysis/liveness.h"
 #include "pipeline/ir/module.h"
 
 namespace crashtest::statistics {
@@ -32,5 +33,11 @@ struct HeldOutputs {
 // a model without a scalar register file).
 HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stage,
                             std::span<const uint32_t> vectorComponents);
+
+// The peak of the vector file's live components (each value weighted by `vectorComponents`) plus the held
+// outputs, walking only the blocks where something is held: the same result as the per-instruction tables of
+// liveness.WithComponents, without building them.
+uint32_t PeakWithHeldOutputs(const ir::Module& module, const analysis::Liveness& liveness,
+                             std::span<const uint32_t> vectorComponents, const HeldOutputs& held);
 
 }  // namespace crashtest::statistics

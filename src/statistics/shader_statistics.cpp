@@ -216,7 +216,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays and held outputs or to spill.
     vectorPeak = files.vectorDemand;
-    if (!arrays.registerComponentsAt.empty() || !outputs.componentsAt.empty() || vectorPeak > valueBudget) {
+    if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
       vectorLiveness = &splitLiveness;
     }
@@ -231,8 +231,10 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
 
   const uint32_t granule = std::max<uint32_t>(model.allocationGranule, 1);
   stats.registerDemand =
-      arrays.registerComponentsAt.empty() && outputs.componentsAt.empty()
-          ? vectorPeak
+      arrays.registerComponentsAt.empty() && outputs.componentsAt.empty() ? vectorPeak
+      // Held outputs alone on a split file: a walk of the blocks that hold them, not the full tables.
+      : arrays.registerComponentsAt.empty() && vectorLiveness == &shader.liveness && files.split
+          ? std::max(vectorPeak, PeakWithHeldOutputs(module, shader.liveness, files.vectorComponents, outputs))
           : VectorDemand(module, *vectorLiveness, arrays, outputs);
   stats.registerBudget = model.registerBudget;
   stats.scheduledRegisterDemand = stats.registerDemand;
