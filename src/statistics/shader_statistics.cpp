@@ -252,7 +252,9 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
           allComponents[v] = analysis::RegisterComponents(module, module.values[v].type);
       components = allComponents;
     }
-    LoadScheduling scheduled = ScheduleLoads(module, shader.liveness, components, valueCeiling);
+    LoadScheduling scheduled =
+        ScheduleLoads(module, shader.liveness, components, valueCeiling,
+                      stage == VK_SHADER_STAGE_VERTEX_BIT || stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT);
     scheduled.demand = std::max(scheduled.demand, UnrolledLoadsInFlight(module, shader.liveness, shader.loops,
                                                                         unrolling, components, valueCeiling));
     stats.scheduledMoves = scheduled.moves;

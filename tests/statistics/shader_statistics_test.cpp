@@ -521,5 +521,25 @@ TEST(StageInterface, VertexStageWavesAllocateTheRegistersTheHardwareInitialises)
   EXPECT_EQ(BuiltinModel("mali-g78").vertexStageInputRegisters, 0u);
 }
 
+TEST(LoadScheduling, ATessellationEvaluationShadersControlPointsAreLoadsFromMemory) {
+  // On AMD a tessellation evaluation shader reads its control points from the off-chip ring buffer with buffer
+  // loads (and a vertex shader fetches its attributes with buffer loads): ACO's scheduler issues them together.
+  // terrain.tese's four positions and uvs are in flight at once: 32 registers on amd-rdna2 (RADV 32), 24 when
+  // its inputs were taken as registers already filled.
+  ShaderStatistics amd = StatsOf("terrain.tese.spv", "amd-rdna2", VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT);
+  EXPECT_GT(amd.scheduledMoves, 0u);
+  EXPECT_GT(amd.scheduledRegisterDemand, amd.registerDemand);
+  EXPECT_EQ(amd.registersAllocated, 32u);
+  MachineModel unscheduled = BuiltinModel("amd-rdna2");
+  unscheduled.loadSchedulingRegisters = 0;
+  EXPECT_EQ(statistics::ComputeStatistics(CompileCorpus("terrain.tese.spv",
+                                                        VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT),
+                                          unscheduled, VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)
+                .registersAllocated,
+            24u);
+  // A fragment shader's inputs are interpolated, not loaded: alpha_test.frag keeps 8.
+  EXPECT_EQ(StatsOf("alpha_test.frag.spv", "amd-rdna2", VK_SHADER_STAGE_FRAGMENT_BIT).registersAllocated, 8u);
+}
+
 }  // namespace
 }  // namespace crashtest::test
