@@ -211,10 +211,19 @@ struct BlockScheduler {
         const bool check = MayRaisePeak(candidate);
         std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(q) + 1,
                     order.begin() + static_cast<ptrdiff_t>(insert));
-        if (check && peak() > ceiling) {
+        const uint32_t reached = check ? peak() : 0;
+        if (reached > ceiling) {
           std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(insert) - 1,
                       order.begin() + static_cast<ptrdiff_t>(insert));
           break;
+        }
+        if (reached == ceiling) {
+          // The block is at the ceiling: no further move can put more in flight, and the demand is settled (a
+          // shader with many loads, a tessellation evaluation shader's control points, would otherwise recompute
+          // the peak for every remaining move).
+          ++moves;
+          ResetReads();
+          return ceiling;
         }
         CountReads(candidate);
         --current;
