@@ -148,6 +148,7 @@ Json DescribeMachine(const MachineModel& m) {
           {"loopUnrollIterations", m.loopUnrollIterations},
           {"loopUnrollIterationsForLoads", m.loopUnrollIterationsForLoads},
           {"loadSchedulingRegisters", m.loadSchedulingRegisters},
+          {"vertexStageInputRegisters", m.vertexStageInputRegisters},
           {"statisticDialect", StatisticDialectName(m.dialect)},
           {"latency",
            {{"alu", l.alu},

@@ -88,7 +88,8 @@ void PrintVerbose(const Json& d, std::ostream& out) {
       << "; private arrays in registers up to " << m["privateArrayRegisterLimit"].dump() << " components\n"
       << "      loops unrolled up to " << m["loopUnrollIterations"].dump() << " iterations ("
       << m["loopUnrollIterationsForLoads"].dump() << " with loads to overlap); loads scheduled up to "
-      << m["loadSchedulingRegisters"].dump() << " registers\n"
+      << m["loadSchedulingRegisters"].dump() << " registers; " << m["vertexStageInputRegisters"].dump()
+      << " input registers in vertex-stage waves\n"
       << "      statistics dialect: " << m["statisticDialect"].get<std::string>() << '\n'
       << "      latency (cycles):";
   for (const auto& [name, cycles] : m["latency"].items()) out << ' ' << name << ' ' << cycles.dump();

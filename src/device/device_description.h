@@ -80,6 +80,12 @@ struct MachineModel {
   // vector register demand grow up to this many registers (or the demand itself, if higher). ACO on RDNA2: 30 =
   // the 32 registers at its target of 14 wave64 waves per SIMD, less the 2 it keeps free. 0 = not modelled.
   uint32_t loadSchedulingRegisters = 0;
+  // Vector registers the hardware initialises at the start of a vertex, tessellation evaluation or geometry
+  // shader's wave, allocated whether the shader reads them or not. RDNA2 runs these stages as NGG primitive
+  // shaders, whose waves start with 9: the packed vertex indices of a primitive (3), the primitive id, the
+  // invocation id, then the vertex id, two user registers and the instance id (the tessellation evaluation
+  // shader's coordinates and patch ids in their place). 0 = not modelled.
+  uint32_t vertexStageInputRegisters = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };

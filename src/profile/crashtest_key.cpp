@@ -155,6 +155,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"loopUnrollIterations", &MachineModel::loopUnrollIterations},
       {"loopUnrollIterationsForLoads", &MachineModel::loopUnrollIterationsForLoads},
       {"loadSchedulingRegisters", &MachineModel::loadSchedulingRegisters},
+      {"vertexStageInputRegisters", &MachineModel::vertexStageInputRegisters},
   };
   struct LatencyField {
     std::string_view name;
@@ -171,7 +172,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
                           "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
                           "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
                           "privateArrayRegisterLimit", "loopUnrollIterations", "loopUnrollIterationsForLoads",
-                          "loadSchedulingRegisters", "statisticDialect", "latency"});
+                          "loadSchedulingRegisters", "vertexStageInputRegisters", "statisticDialect", "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())
       ok &= ReadU32(ctx, *it, JoinPath(path, f.name), out.*f.member);

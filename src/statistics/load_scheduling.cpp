@@ -46,10 +46,13 @@ struct BlockScheduler {
   const analysis::Liveness& liveness;
   std::span<const uint32_t> components;
   uint32_t ceiling;
+  bool inputsFromMemory;
   StampSet live, liveOut, depends, readAfter;
 
-  BlockScheduler(const ir::Module& m, const analysis::Liveness& l, std::span<const uint32_t> c, uint32_t limit)
-      : module(m), liveness(l), components(c), ceiling(limit), live(m.values.size()), liveOut(m.values.size()),
+  BlockScheduler(const ir::Module& m, const analysis::Liveness& l, std::span<const uint32_t> c, uint32_t limit,
+                 bool inputs)
+      : module(m), liveness(l), components(c), ceiling(limit), inputsFromMemory(inputs), live(m.values.size()),
+        liveOut(m.values.size()),
         depends(m.values.size()), readAfter(m.values.size()), readsBelow(m.values.size(), 0) {}
 
   bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
@@ -62,6 +65,9 @@ struct BlockScheduler {
       return Kind::Fixed;
     if (components[inst.result] == 0) return Kind::Movable;  // a scalar (SMEM) load: not this scheduler's
     if (inst.op != spv::OpLoad && opClass != spirv::OpClass::Image) return Kind::Movable;
+    if (inputsFromMemory && inst.op == spv::OpLoad &&
+        module.TypeOf(module.Operands(inst)[0]).storageClass == spv::StorageClassInput)
+      return Kind::VectorLoad;
     const InstructionCost cost = ClassifyInstruction(module, inst);
     if (cost.latency == LatencyKind::Texture) return Kind::VectorLoad;
     if (cost.latency == LatencyKind::Memory && inst.op == spv::OpLoad) {
@@ -205,10 +211,19 @@ struct BlockScheduler {
         const bool check = MayRaisePeak(candidate);
         std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(q) + 1,
                     order.begin() + static_cast<ptrdiff_t>(insert));
-        if (check && peak() > ceiling) {
+        const uint32_t reached = check ? peak() : 0;
+        if (reached > ceiling) {
           std::rotate(order.begin() + static_cast<ptrdiff_t>(q), order.begin() + static_cast<ptrdiff_t>(insert) - 1,
                       order.begin() + static_cast<ptrdiff_t>(insert));
           break;
+        }
+        if (reached == ceiling) {
+          // The block is at the ceiling: no further move can put more in flight, and the demand is settled (a
+          // shader with many loads, a tessellation evaluation shader's control points, would otherwise recompute
+          // the peak for every remaining move).
+          ++moves;
+          ResetReads();
+          return ceiling;
         }
         CountReads(candidate);
         --current;
@@ -277,7 +292,7 @@ uint32_t UnrolledLoadsInFlight(const ir::Module& module, const analysis::Livenes
 }
 
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
-                             std::span<const uint32_t> components, uint32_t ceiling) {
+                             std::span<const uint32_t> components, uint32_t ceiling, bool inputsFromMemory) {
   LoadScheduling result;
   // The scheduler's tables are per value; a shader without a vector load (a block without one keeps its order
   // and its peak, which the caller has) needs none of them.
@@ -288,7 +303,7 @@ LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness&
       for (const ir::Instruction& inst : module.function.blocks[b].instructions)
         anyLoad |= inst.result != ir::kNone && components[inst.result] != 0 && MayBeVectorLoad(inst.op);
       if (!anyLoad) continue;
-      scheduler.emplace(module, liveness, components, ceiling);
+      scheduler.emplace(module, liveness, components, ceiling, inputsFromMemory);
     }
     result.demand = std::max(result.demand, scheduler->Schedule(b, result.moves));
   }

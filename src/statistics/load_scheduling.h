@@ -35,8 +35,11 @@ struct LoadScheduling {
 
 // `components[v]`: 32-bit vector-register components of value v (0 for values in scalar registers or memory).
 // `ceiling`: the most vector components the scheduler may let a block reach.
+// `inputsFromMemory`: the stage's Input loads are vector memory loads (on AMD a vertex shader's attributes are
+// fetched by the shader with buffer loads, and a tessellation evaluation shader reads its control points from
+// the off-chip ring buffer), so the scheduler hoists them like any other.
 LoadScheduling ScheduleLoads(const ir::Module& module, const analysis::Liveness& liveness,
-                             std::span<const uint32_t> components, uint32_t ceiling);
+                             std::span<const uint32_t> components, uint32_t ceiling, bool inputsFromMemory = false);
 
 // The same scheduler on a loop the back end unrolls (loop_unrolling.h): the copies are one straight block, and each
 // iteration's loads whose addresses do not depend on a load of the loop climb above the first copy's uses, so

@@ -80,8 +80,17 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
     Append(out, "; scheduled demand %" PRIu64 " (loads kept in flight, %" PRIu64 " instructions moved; ceiling %u "
                 "registers or the demand)\n",
            stats.scheduledRegisterDemand, stats.scheduledMoves, model.loadSchedulingRegisters);
-  Append(out, "; registers %" PRIu64 " = min(scheduled demand, budget) rounded up to the granule of %u\n",
-         stats.registersAllocated, model.allocationGranule);
+  if (stats.inputRegisters != 0)
+    Append(out, "; registers %" PRIu64 " = max(min(scheduled demand, budget), %" PRIu64 " input registers the "
+                "hardware initialises) rounded up to the granule of %u\n",
+           stats.registersAllocated, stats.inputRegisters, model.allocationGranule);
+  else
+    Append(out, "; registers %" PRIu64 " = min(scheduled demand, budget) rounded up to the granule of %u\n",
+           stats.registersAllocated, model.allocationGranule);
+  if (stats.heldOutputRegisters != 0)
+    Append(out, "; of the demand, up to %" PRIu64 " components are outputs held in registers for the export at the "
+                "end\n",
+           stats.heldOutputRegisters);
   if (stats.arrayRegisters != 0)
     Append(out, "; of the demand, %" PRIu64 " components are dynamically indexed private arrays kept in registers "
                 "(limit %u components each)\n",

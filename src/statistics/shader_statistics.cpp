@@ -9,6 +9,7 @@
 #include "statistics/load_scheduling.h"
 #include "statistics/loop_weights.h"
 #include "statistics/memory_footprint.h"
+#include "statistics/output_exports.h"
 #include "statistics/private_arrays.h"
 #include "statistics/register_files.h"
 #include "statistics/stable_hash.h"
@@ -144,7 +145,8 @@ uint64_t Hash(const pipeline::CompiledShader& shader, const MachineModel& model,
                      model.latency.shared, model.latency.texture, model.latency.branch, model.latency.barrier,
                      model.latency.atomic, model.scalarRegisterBudget, model.scalarAllocationGranule,
                      model.privateArrayRegisterLimit, model.loopUnrollIterations, model.loopUnrollIterationsForLoads,
-                     model.loadSchedulingRegisters, model.simdsPerCore, static_cast<uint32_t>(model.dialect)})
+                     model.loadSchedulingRegisters, model.simdsPerCore, static_cast<uint32_t>(model.dialect),
+                     model.vertexStageInputRegisters})
     hash.Add(v);
   return hash.Value();
 }
@@ -166,17 +168,19 @@ uint64_t InstructionsOfClass(const ShaderStatistics& stats, InstructionClass cls
 
 namespace {
 
-// Vector register demand: the vector file's live values plus the private arrays held in registers, at the
-// position where their sum peaks.
+// Vector register demand: the vector file's live values plus the private arrays held in registers and the
+// outputs held for the export, at the position where their sum peaks.
 uint64_t VectorDemand(const ir::Module& module, const analysis::Liveness& vectorLiveness,
-                      const PrivateArrays& arrays) {
-  if (arrays.registerComponentsAt.empty()) return vectorLiveness.MaxLiveComponents();
+                      const PrivateArrays& arrays, const HeldOutputs& outputs) {
+  if (arrays.registerComponentsAt.empty() && outputs.componentsAt.empty()) return vectorLiveness.MaxLiveComponents();
   uint64_t peak = vectorLiveness.MaxLiveComponents();
   uint32_t position = 0;
   for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b)
     for (uint32_t i = 0; i < module.function.blocks[b].instructions.size(); ++i, ++position)
-      peak = std::max<uint64_t>(peak, uint64_t{vectorLiveness.LiveComponentsAt(b, i)} +
-                                          arrays.registerComponentsAt[position]);
+      peak = std::max<uint64_t>(
+          peak, uint64_t{vectorLiveness.LiveComponentsAt(b, i)} +
+                    (arrays.registerComponentsAt.empty() ? 0 : arrays.registerComponentsAt[position]) +
+                    (outputs.componentsAt.empty() ? 0 : outputs.componentsAt[position]));
   return peak;
 }
 
@@ -207,8 +211,10 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   analysis::Liveness splitLiveness;
   const analysis::Liveness* vectorLiveness = &shader.liveness;
   uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
+  const HeldOutputs outputs = FindHeldOutputs(module, stage, files.vectorComponents);
+  stats.heldOutputRegisters = outputs.maxComponents;
   if (files.split) {
-    // The per-instruction tables of the vector file are needed only to place arrays or to spill.
+    // The per-instruction tables of the vector file are needed only to place arrays and held outputs or to spill.
     vectorPeak = files.vectorDemand;
     if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
@@ -225,7 +231,11 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
 
   const uint32_t granule = std::max<uint32_t>(model.allocationGranule, 1);
   stats.registerDemand =
-      arrays.registerComponentsAt.empty() ? vectorPeak : VectorDemand(module, *vectorLiveness, arrays);
+      arrays.registerComponentsAt.empty() && outputs.componentsAt.empty() ? vectorPeak
+      // Held outputs alone on a split file: a walk of the blocks that hold them, not the full tables.
+      : arrays.registerComponentsAt.empty() && vectorLiveness == &shader.liveness && files.split
+          ? std::max(vectorPeak, PeakWithHeldOutputs(module, shader.liveness, files.vectorComponents, outputs))
+          : VectorDemand(module, *vectorLiveness, arrays, outputs);
   stats.registerBudget = model.registerBudget;
   stats.scheduledRegisterDemand = stats.registerDemand;
   if (stats.registerDemand < model.loadSchedulingRegisters) {
@@ -242,7 +252,9 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
           allComponents[v] = analysis::RegisterComponents(module, module.values[v].type);
       components = allComponents;
     }
-    LoadScheduling scheduled = ScheduleLoads(module, shader.liveness, components, valueCeiling);
+    LoadScheduling scheduled =
+        ScheduleLoads(module, shader.liveness, components, valueCeiling,
+                      stage == VK_SHADER_STAGE_VERTEX_BIT || stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT);
     scheduled.demand = std::max(scheduled.demand, UnrolledLoadsInFlight(module, shader.liveness, shader.loops,
                                                                         unrolling, components, valueCeiling));
     stats.scheduledMoves = scheduled.moves;
@@ -250,8 +262,14 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
       stats.scheduledRegisterDemand =
           std::max<uint64_t>(stats.registerDemand, uint64_t{scheduled.demand} + arrays.maxRegisterComponents);
   }
-  stats.registersAllocated =
-      RoundUp(std::max<uint64_t>(std::min(stats.scheduledRegisterDemand, stats.registerBudget), 1), granule);
+  // The wave of a vertex, tessellation evaluation or geometry shader starts with the registers the hardware
+  // initialises (vertex and primitive indices, ids): they are allocated even when the shader reads none of them.
+  const bool vertexStage = stage == VK_SHADER_STAGE_VERTEX_BIT || stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT ||
+                           stage == VK_SHADER_STAGE_GEOMETRY_BIT;
+  stats.inputRegisters = vertexStage ? model.vertexStageInputRegisters : 0;
+  stats.registersAllocated = RoundUp(
+      std::max<uint64_t>({std::min(stats.scheduledRegisterDemand, stats.registerBudget), stats.inputRegisters, 1}),
+      granule);
   // Arrays held in registers pin theirs; the values compete for the rest.
   if (vectorPeak > valueBudget)
     stats.spilling = SimulateSpilling(module, *vectorLiveness, shader.loops, weights, valueBudget,

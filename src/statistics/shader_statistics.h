@@ -44,6 +44,8 @@ struct ShaderStatistics {
 
   uint64_t registerDemand = 0;      // peak live 32-bit components in vector registers (liveness), arrays included
   uint64_t arrayRegisters = 0;      // ... of which dynamically indexed private arrays kept in registers (peak)
+  uint64_t heldOutputRegisters = 0;  // peak output components held for the export at the end (output_exports.h)
+  uint64_t inputRegisters = 0;       // registers the hardware initialises at the wave's start (model, per stage)
   // The demand after the back end's scheduler keeps loads in flight (load_scheduling.h; = registerDemand when the
   // model does not schedule loads), and how many instructions it moved from above a load to below it.
   uint64_t scheduledRegisterDemand = 0;
@@ -52,7 +54,8 @@ struct ShaderStatistics {
   uint64_t scalarRegisters = 0;       // scalar registers allocated: capped at the scalar budget, granule-rounded
   uint64_t scalarSpills = 0;          // scalar registers above the scalar budget (spilled to vector lanes)
   uint64_t registerBudget = 0;      // the model's per-invocation budget
-  uint64_t registersAllocated = 0;  // min(scheduled demand, budget) rounded up to the granule (at least one)
+  // max(min(scheduled demand, budget), input registers) rounded up to the granule (at least one)
+  uint64_t registersAllocated = 0;
   bool budgetExceeded = false;
   uint64_t spills = 0;
   uint64_t fills = 0;
