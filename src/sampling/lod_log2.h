@@ -29,6 +29,22 @@ inline float HalfLog2Normal(float m) {
   return 0.5f * (exponent + series * 1.44269504f);
 }
 
+// HalfLog2Normal of four values (GCC/Clang vector extension), the same operations per element.
+using HalfLog2Float4 = float __attribute__((vector_size(16)));
+inline HalfLog2Float4 HalfLog2Normal4(HalfLog2Float4 m) {
+  using Int4 = int32_t __attribute__((vector_size(16)));
+  const auto bits = std::bit_cast<Int4>(m);
+  const auto mantissa = std::bit_cast<HalfLog2Float4>((bits & 0x007fffff) | 0x3f800000);
+  const Int4 halve = mantissa > 1.41421356f;
+  const HalfLog2Float4 f = halve ? mantissa * 0.5f : mantissa;
+  const HalfLog2Float4 exponent = __builtin_convertvector((bits >> 23) - (halve ? Int4{} + 126 : Int4{} + 127),
+                                                          HalfLog2Float4);
+  const HalfLog2Float4 t = (f - 1.0f) / (f + 1.0f), s = t * t;
+  const HalfLog2Float4 series =
+      t * (2.0f + s * (2.0f / 3.0f + s * (2.0f / 5.0f + s * (2.0f / 7.0f + s * (2.0f / 9.0f)))));
+  return 0.5f * (exponent + series * 1.44269504f);
+}
+
 inline float HalfLog2(float m) { return HalfLog2Edge(m) ? std::log2(std::sqrt(m)) : HalfLog2Normal(m); }
 
 }  // namespace crashtest::sampling

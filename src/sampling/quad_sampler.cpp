@@ -181,7 +181,7 @@ bool FilterQuadUnorm8(const ImageDescriptor& image, QuadKernelImage& kernel, con
       image.swizzle[0] == 0 && image.swizzle[1] == 1 && image.swizzle[2] == 2 && image.swizzle[3] == 3;
   float components[4][4];
   if (!TrilinearQuadUnorm8(kernel, choice.high, choice.low, choice.delta, choice.blend, s, t,
-                           identity ? out : components))
+                           identity ? &out[0][0] : &components[0][0], 4))
     return false;
   if (identity) return true;
   for (uint32_t c = 0; c < 4; ++c) {
@@ -251,6 +251,29 @@ void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, 
       out[c][i] = pick < 4 ? result[i][pick] : pick == kSwizzleOne ? 1.0f : 0.0f;
     }
   }
+}
+
+bool SampleFullQuads(const ImageDescriptor& image, const SamplerDescriptor& sampler, QuadKernelImage& kernel,
+                     const float* lambda, uint32_t quads, const float* s, const float* t, float* out, size_t stride) {
+  // The batch takes what FilterQuadUnorm8 takes without a swizzle; the quads it cannot filter (a NEAREST filter at
+  // their λ, a level the kernel refuses) go through SampleQuad one by one.
+  const bool identity =
+      image.swizzle[0] == 0 && image.swizzle[1] == 1 && image.swizzle[2] == 2 && image.swizzle[3] == 3;
+  if (!kernel.available || !identity || kernel.layer != 0 || image.layers == 0 || quads > 32) return false;
+  QuadFilterJob jobs[32] = {};
+  for (uint32_t q = 0; q < quads; ++q) {
+    const LevelChoice choice = ChooseLevels(image, sampler, lambda[q]);
+    jobs[q] = QuadFilterJob{choice.high, choice.low, choice.delta, choice.blend, choice.filter != VK_FILTER_LINEAR};
+  }
+  const uint32_t rest = TrilinearQuadsUnorm8(kernel, jobs, quads, s, t, out, stride);
+  for (uint32_t q = 0; q < quads; ++q) {
+    if ((rest >> q & 1) == 0) continue;
+    float* const at = out + 4 * q;
+    float texels[4][4];
+    SampleQuad(image, sampler, kernel, lambda[q], 0, 0xf, s + 4 * q, t + 4 * q, texels);
+    for (uint32_t c = 0; c < 4; ++c) std::memcpy(at + c * stride, texels[c], sizeof texels[c]);
+  }
+  return true;
 }
 
 }  // namespace crashtest::sampling

@@ -7,6 +7,7 @@
 // step, so both paths give the same bits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sampling/image_descriptor.h"
@@ -28,5 +29,11 @@ void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, 
 // draw that sample them: RGBA8/BGRA8 full quads then take the eight-wide kernel where the CPU has it.
 void SampleQuad(const ImageDescriptor& image, const SamplerDescriptor& sampler, QuadKernelImage& kernel,
                 float lambdaBase, int32_t layer, uint32_t lanes, const float s[4], const float t[4], float out[4][4]);
+
+// A subgroup's `quads` full quads of layer 0 at once (lanes 4q..4q+3 of s and t, λ_base lambda[q]): component c of
+// lane l to out[c * stride + l], SampleQuad's bits. Only with `kernel` available (PrepareQuadKernel for layer 0) and
+// the identity swizzle; false, with nothing written, otherwise.
+bool SampleFullQuads(const ImageDescriptor& image, const SamplerDescriptor& sampler, QuadKernelImage& kernel,
+                     const float* lambda, uint32_t quads, const float* s, const float* t, float* out, size_t stride);
 
 }  // namespace crashtest::sampling

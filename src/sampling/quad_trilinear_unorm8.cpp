@@ -90,9 +90,9 @@ AVX2_INLINE __m256i Halves(int32_t high, int32_t low) {
   return _mm256_setr_epi32(high, high, high, high, low, low, low, low);
 }
 
-__attribute__((target("avx2"))) bool Kernel(const QuadKernelImage& kernel, const QuadKernelLevel& high,
+AVX2_INLINE bool Kernel(const QuadKernelImage& kernel, const QuadKernelLevel& high,
                                             const QuadKernelLevel& low, float delta, bool blend, const float s[4],
-                                            const float t[4], float out[4][4]) {
+                                            const float t[4], float* out, size_t stride) {
   const __m128 s4 = _mm_loadu_ps(s), t4 = _mm_loadu_ps(t);
   // Sample's Scaled: the normalised coordinate times the level's extent; BilinearFour's "- 0.5".
   const __m256 u = _mm256_mul_ps(_mm256_set_m128(s4, s4), _mm256_set_m128(_mm_set1_ps(low.width),
@@ -147,7 +147,7 @@ __attribute__((target("avx2"))) bool Kernel(const QuadKernelImage& kernel, const
     // SampleLevels' blend: result * (1 - delta) + second * delta.
     if (blend)
       result = _mm_add_ps(_mm_mul_ps(result, keep), _mm_mul_ps(_mm256_extractf128_ps(value, 1), take));
-    _mm_storeu_ps(out[kernel.order == format::Unorm4x8::kBgra ? kBgraComponent[k] : k], result);
+    _mm_storeu_ps(out + (kernel.order == format::Unorm4x8::kBgra ? kBgraComponent[k] : k) * stride, result);
   }
   return true;
 }
@@ -163,7 +163,8 @@ void PrepareQuadKernel(const ImageDescriptor& image, const SamplerDescriptor& sa
     return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   };
   if (!kCpuHasAvx2 || !kernelEnabled.load(std::memory_order_relaxed) ||
-      image.codec.unorm4x8() == format::Unorm4x8::kNone || !wrappable(sampler.address[0]) || !wrappable(sampler.address[1]) || layer < 0 ||
+      image.codec.unorm4x8() == format::Unorm4x8::kNone || !wrappable(sampler.address[0]) ||
+      !wrappable(sampler.address[1]) || layer < 0 ||
       static_cast<uint32_t>(layer) >= image.layers || image.levels == 0 || image.levels > kMaxLevels)
     return;
   kernel->image = &image;
@@ -180,23 +181,56 @@ void PrepareQuadKernel(const ImageDescriptor& image, const SamplerDescriptor& sa
 }
 
 bool TrilinearQuadUnorm8(QuadKernelImage& kernel, uint32_t high, uint32_t low, float delta, bool blend,
-                         const float s[4], const float t[4], float out[4][4]) {
+                         const float s[4], const float t[4], float* out, size_t stride) {
+  const QuadFilterJob job{high, low, delta, blend, false};
+  return TrilinearQuadsUnorm8(kernel, &job, 1, s, t, out, stride) == 0;
+}
+
 #if defined(CRASHTEST_QUAD_KERNEL_AVX2)
-  if (!kernel.available) return false;
-  if (!blend) low = high;
-  for (const uint32_t l : {high, low}) {
-    if ((kernel.prepared >> l & 1) != 0) continue;
-    kernel.level[l] = PrepareLevel(*kernel.image, l, kernel.layer, reinterpret_cast<uintptr_t>(kernel.origin),
-                                   kernel.repeatX, kernel.repeatY);
-    kernel.prepared |= 1u << l;
+namespace {
+// The batch's loop, compiled for AVX2 so the kernel inlines into it: no call per quad.
+__attribute__((target("avx2"))) uint32_t KernelBatch(const QuadKernelImage& kernel, const QuadFilterJob* jobs,
+                                                     uint32_t quads, uint32_t refused, const float* s, const float* t,
+                                                     float* out, size_t stride) {
+  for (uint32_t q = 0; q < quads; ++q) {
+    if ((refused >> q & 1) != 0) continue;
+    const QuadFilterJob& job = jobs[q];
+    if (!Kernel(kernel, kernel.level[job.high], kernel.level[job.blend ? job.low : job.high], job.delta, job.blend,
+                s + 4 * q, t + 4 * q, out + 4 * q, stride))
+      refused |= 1u << q;
   }
-  const QuadKernelLevel& first = kernel.level[high];
-  const QuadKernelLevel& second = kernel.level[low];
-  if (!first.usable || !second.usable) return false;
-  return Kernel(kernel, first, second, delta, blend, s, t, out);
+  return refused;
+}
+}  // namespace
+#endif
+
+uint32_t TrilinearQuadsUnorm8(QuadKernelImage& kernel, const QuadFilterJob* jobs, uint32_t quads, const float* s,
+                              const float* t, float* out, size_t stride) {
+  const uint32_t all = quads >= 32 ? ~0u : (1u << quads) - 1;
+#if defined(CRASHTEST_QUAD_KERNEL_AVX2)
+  if (!kernel.available) return all;
+  uint32_t refused = 0;
+  for (uint32_t q = 0; q < quads; ++q) {
+    const QuadFilterJob& job = jobs[q];
+    if (job.skip) {
+      refused |= 1u << q;
+      continue;
+    }
+    const uint32_t low = job.blend ? job.low : job.high;
+    const uint32_t needed = 1u << job.high | 1u << low;
+    if ((kernel.prepared & needed) != needed) [[unlikely]] {
+      for (const uint32_t l : {job.high, low}) {
+        kernel.level[l] = PrepareLevel(*kernel.image, l, kernel.layer, reinterpret_cast<uintptr_t>(kernel.origin),
+                                       kernel.repeatX, kernel.repeatY);
+        kernel.prepared |= 1u << l;
+      }
+    }
+    if (!kernel.level[job.high].usable || !kernel.level[low].usable) refused |= 1u << q;
+  }
+  return KernelBatch(kernel, jobs, quads, refused, s, t, out, stride);
 #else
-  (void)kernel, (void)high, (void)low, (void)delta, (void)blend, (void)s, (void)t, (void)out;
-  return false;
+  (void)kernel, (void)jobs, (void)s, (void)t, (void)out, (void)stride;
+  return all;
 #endif
 }
 

@@ -5,6 +5,7 @@
 // the portable path's; QuadSampler.GivesSampleBitsForEveryLane checks both against Sample.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <vulkan/vulkan_core.h>
@@ -42,11 +43,25 @@ void PrepareQuadKernel(const ImageDescriptor& image, const SamplerDescriptor& sa
                        QuadKernelImage* kernel);
 
 // Samples the full quad's lanes (s[i], t[i]) with LINEAR filtering on level `high`, blended with level `low` by
-// `delta` when `blend` (SampleLevels' result * (1 - delta) + second * delta). out[c][i]: component c (R, G, B, A,
-// before the view's swizzle) of lane i. False, with nothing written, when a level is not usable or a coordinate is
-// NaN or beyond 2^24 texels; the caller then takes the portable path.
+// `delta` when `blend` (SampleLevels' result * (1 - delta) + second * delta). out[c * stride + i]: component c
+// (R, G, B, A, before the view's swizzle) of lane i. False, with nothing written, when a level is not usable or a
+// coordinate is NaN or beyond 2^24 texels; the caller then takes the portable path.
 bool TrilinearQuadUnorm8(QuadKernelImage& kernel, uint32_t high, uint32_t low, float delta, bool blend,
-                         const float s[4], const float t[4], float out[4][4]);
+                         const float s[4], const float t[4], float* out, size_t stride);
+
+// One quad of a batch: its levels and blend (as TrilinearQuadUnorm8's arguments), or `skip` for a quad the caller
+// samples otherwise.
+struct QuadFilterJob {
+  uint32_t high, low;
+  float delta;
+  bool blend, skip;
+};
+
+// TrilinearQuadUnorm8 for `quads` (at most 32) full quads: quad q's lanes are 4q..4q+3 of s and t and of each output
+// row (out + c * stride). Returns the quads not filtered (bit q: skipped, or refused as TrilinearQuadUnorm8 refuses),
+// whose outputs are untouched.
+uint32_t TrilinearQuadsUnorm8(QuadKernelImage& kernel, const QuadFilterJob* jobs, uint32_t quads, const float* s,
+                              const float* t, float* out, size_t stride);
 
 // Tests switch the kernel off to check the portable path on a CPU that has it. Not thread-safe: set it before
 // sampling.

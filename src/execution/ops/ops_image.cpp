@@ -317,6 +317,15 @@ void ImageSample(const Op& op, SubgroupState& s) {
       if (first != nullptr) {
         sampling::LodFromQuadGradients2D(first->image, quadCoord[0], quadCoord[1], w / 4, quadLambda);
         lambdasReady = true;
+        // All four components as floats: the quads filtered in one batch straight into the result rows.
+        const sampling::ImageTableEntry* firstSampler = Entry(s, samplers[0]);
+        if (kind == Scalar::F32 && ii.valueCount == 4 && firstSampler != nullptr &&
+            sampling::QuadSamplable(first->image, firstSampler->sampler)) {
+          sampling::PrepareQuadKernel(first->image, firstSampler->sampler, 0, &kernel);
+          if (sampling::SampleFullQuads(first->image, firstSampler->sampler, kernel, quadLambda, w / 4, quadCoord[0],
+                                        quadCoord[1], reinterpret_cast<float*>(d), w))
+            return;
+        }
       }
     }
     for (uint32_t q = 0; q < w; q += 4) {

@@ -68,8 +68,9 @@ TEST(LodFromQuadGradients2D, GivesLodFromGradientsBitsForEveryQuad) {
       if (special == 2) t[4 * q + 2] = 3e30f;  // the squared length overflows to infinity
     }
     float lambda[16];
-    LodFromQuadGradients2D(image, s, t, 16, lambda);
-    for (uint32_t q = 0; q < 16; ++q) {
+    const uint32_t quads = round % 2 == 0 ? 16 : 13;  // four at a time, and a scalar tail
+    LodFromQuadGradients2D(image, s, t, quads, lambda);
+    for (uint32_t q = 0; q < quads; ++q) {
       const float dx[3] = {s[4 * q + 1] - s[4 * q], t[4 * q + 1] - t[4 * q], 0};
       const float dy[3] = {s[4 * q + 2] - s[4 * q], t[4 * q + 2] - t[4 * q], 0};
       const float expected = LodFromGradients(image, Dim::k2D, dx, dy, 2);
@@ -78,7 +79,7 @@ TEST(LodFromQuadGradients2D, GivesLodFromGradientsBitsForEveryQuad) {
       ++compared;
     }
   }
-  EXPECT_EQ(compared, 3200u);
+  EXPECT_EQ(compared, 2900u);
 }
 
 }  // namespace

@@ -118,6 +118,59 @@ TEST_P(QuadSampler, GivesSampleBitsForEveryLane) {
   EXPECT_GT(compared, 3000u);
 }
 
+// A subgroup's quads in one batch (SampleFullQuads, strided rows) must give SampleQuad's bits quad for quad,
+// also for quads the kernel does not take (NEAREST at their λ, levels a REPEAT mask cannot wrap).
+TEST_P(QuadSampler, BatchGivesSampleQuadBits) {
+  std::mt19937 random(5);
+  const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
+  std::uniform_real_distribution<float> coordinate(-3.0f, 3.0f), lod(-2.0f, 7.0f), jitter(-0.02f, 0.02f);
+  uint32_t batches = 0;
+  for (const VkFormat format : formats) {
+    for (const uint32_t width : {64u, 48u}) {
+      Texture texture = MakeTexture(format, 4, width, 32, 6, random);
+      for (int round = 0; round < 100; ++round) {
+        SamplerDescriptor sampler;
+        sampler.bound = true;
+        sampler.magFilter = VK_FILTER_LINEAR;
+        sampler.minFilter = round % 4 == 0 ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+        sampler.mipmapMode = round % 3 == 0 ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR;
+        sampler.address[0] = round % 2 == 0 ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        sampler.address[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+        sampler.maxLod = 1000.0f;
+        sampler.maxLodBias = 16.0f;
+        constexpr uint32_t kQuads = 4, kStride = 4 * kQuads;
+        float s[kStride], t[kStride], lambda[kQuads];
+        for (uint32_t q = 0; q < kQuads; ++q) {
+          lambda[q] = lod(random);
+          const float s0 = coordinate(random), t0 = coordinate(random);
+          for (uint32_t i = 0; i < 4; ++i) s[4 * q + i] = s0 + jitter(random), t[4 * q + i] = t0 + jitter(random);
+        }
+        QuadKernelImage kernel;
+        PrepareQuadKernel(texture.image, sampler, 0, &kernel);
+        float batch[4 * kStride] = {};
+        if (!SampleFullQuads(texture.image, sampler, kernel, lambda, kQuads, s, t, batch, kStride)) {
+          EXPECT_FALSE(GetParam() && kernel.available) << "the batch refused a case it takes";
+          continue;
+        }
+        ++batches;
+        for (uint32_t q = 0; q < kQuads; ++q) {
+          float quad[4][4];
+          SampleQuad(texture.image, sampler, lambda[q], 0, 0xf, s + 4 * q, t + 4 * q, quad);
+          for (uint32_t c = 0; c < 4; ++c)
+            for (uint32_t i = 0; i < 4; ++i)
+              ASSERT_EQ(std::bit_cast<uint32_t>(batch[c * kStride + 4 * q + i]), std::bit_cast<uint32_t>(quad[c][i]))
+                  << "format " << format << " width " << width << " round " << round << " quad " << q;
+        }
+      }
+    }
+  }
+  if (GetParam()) {
+    QuadKernelImage probe;
+    PrepareQuadKernel(MakeTexture(VK_FORMAT_R8G8B8A8_UNORM, 4, 8, 8, 1, random).image, SamplerDescriptor{}, 0, &probe);
+    EXPECT_EQ(batches > 0, probe.available);  // on a CPU without AVX2 the batch never runs
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernel, QuadSampler, testing::Values(true, false),
                          [](const testing::TestParamInfo<bool>& info) { return info.param ? "Fast" : "Portable"; });
 
