@@ -24,6 +24,8 @@ void AttributePlanes::Build(const TriangleSetup& t, const VaryingLayout& varying
   z = Of<double>(t.z[0], t.z[1], t.z[2]);
   invW = Of<double>(t.invW[0], t.invW[1], t.invW[2]);
   invWf = Of<float>(t.invW[0], t.invW[1], t.invW[2]);
+  flatInvW = invWf.dx == 0.0f && invWf.dy == 0.0f && invWf.at != 0.0f;
+  wAtEveryPixel = flatInvW ? 1.0f / invWf.at : 1.0f;
   varying.resize(varyings.words.size());
   for (size_t i = 0; i < varyings.words.size(); ++i) {
     const VaryingWord& v = varyings.words[i];

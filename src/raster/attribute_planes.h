@@ -31,6 +31,11 @@ class AttributePlanes {
   int64_t originX = 0, originY = 0;
   Plane<double> z, invW;              // Σ b_k z_k (before the depth offset); Σ b_k / w_k
   Plane<float> invWf;                 // Σ b_k / w_k again, for the varyings' divisions
+  // An affine triangle (the same w at its three vertices: 2D, full-screen passes) has a flat 1/w plane: its
+  // reciprocal is then the same at every pixel, 1 / invWf.at, which the fragment stage takes instead of a division
+  // per quad (at + 0·x + 0·y is at, so the bits are the same).
+  bool flatInvW = false;
+  float wAtEveryPixel = 1.0f;
   std::vector<Plane<float>> varying;  // per VaryingLayout word: the numerator, or the value when noPerspective/flat
   Plane<float> pointCoord[2];         // linear, as the square's texture coordinate
 

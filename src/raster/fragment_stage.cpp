@@ -236,7 +236,7 @@ void FragmentStage::WriteQuad(const TriangleSetup& t, int64_t qx, int64_t qy, ui
   // Inputs at the pixel centre: "Fragment input variables decorated with neither Centroid nor Sample may be
   // assigned a value interpolated at any location within the pixel" (the centre, as lavapipe does, also under
   // sample shading); Sample ones at the sample shaded; Centroid ones (multisampled) at the lane's centroid.
-  const Float4 r = 1.0f / evaluateAt(p.invWf, centreX, centreY);
+  const Float4 r = p.flatInvW ? Float4{} + p.wAtEveryPixel : 1.0f / evaluateAt(p.invWf, centreX, centreY);
   const bool moved = sample != kPixel || centroidInputs || interpolationWord != UINT32_MAX;
   Float4 sampleR = r, centroidX = centreX, centroidY = centreY, centroidR = r;
   if (moved) {
