@@ -149,6 +149,7 @@ Json DescribeMachine(const MachineModel& m) {
           {"loopUnrollIterationsForLoads", m.loopUnrollIterationsForLoads},
           {"loadSchedulingRegisters", m.loadSchedulingRegisters},
           {"vertexStageInputRegisters", m.vertexStageInputRegisters},
+          {"geometryVerticesHeld", m.geometryVerticesHeld},
           {"statisticDialect", StatisticDialectName(m.dialect)},
           {"latency",
            {{"alu", l.alu},

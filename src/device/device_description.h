@@ -86,6 +86,12 @@ struct MachineModel {
   // invocation id, then the vertex id, two user registers and the instance id (the tessellation evaluation
   // shader's coordinates and patch ids in their place). 0 = not modelled.
   uint32_t vertexStageInputRegisters = 0;
+  // 1: a geometry shader holds every emitted vertex's outputs in vector registers until its end, as RDNA's NGG
+  // geometry shaders do on RADV/ACO (EmitVertex becomes stores of the vertex's outputs to workgroup memory; with
+  // the emit loop unrolled, the vertices' outputs are computed ahead of those stores and each vertex keeps its
+  // own registers: navi21's VGPRs grow with emitted vertices x output components). 0 = each EmitVertex consumes
+  // the outputs (legacy geometry shaders' ring-buffer writes, Intel's URB writes).
+  uint32_t geometryVerticesHeld = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };

@@ -156,6 +156,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"loopUnrollIterationsForLoads", &MachineModel::loopUnrollIterationsForLoads},
       {"loadSchedulingRegisters", &MachineModel::loadSchedulingRegisters},
       {"vertexStageInputRegisters", &MachineModel::vertexStageInputRegisters},
+      {"geometryVerticesHeld", &MachineModel::geometryVerticesHeld},
   };
   struct LatencyField {
     std::string_view name;
@@ -172,7 +173,8 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
                           "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
                           "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
                           "privateArrayRegisterLimit", "loopUnrollIterations", "loopUnrollIterationsForLoads",
-                          "loadSchedulingRegisters", "vertexStageInputRegisters", "statisticDialect", "latency"});
+                          "loadSchedulingRegisters", "vertexStageInputRegisters", "geometryVerticesHeld", "statisticDialect",
+                          "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())
       ok &= ReadU32(ctx, *it, JoinPath(path, f.name), out.*f.member);

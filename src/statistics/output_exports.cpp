@@ -12,17 +12,27 @@ bool IsAccessChain(uint16_t op) {
   return op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain || op == spv::OpPtrAccessChain;
 }
 
+// Whether `pointer` is an Input variable or an access chain into one.
+bool IsInput(const ir::Module& module, ir::ValueId pointer) {
+  const ir::TypeId type = module.values[pointer].type;
+  return type != ir::kNone && module.types[type].kind == ir::TypeKind::Pointer &&
+         module.types[type].storageClass == spv::StorageClassInput;
+}
+
 struct Store {
   uint32_t position;
   ir::ValueId pointer, value;
+  uint64_t copies;  // of its block in the machine code (an unrolled loop's body is there once per iteration)
 };
 
 }  // namespace
 
 HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stage,
-                            std::span<const uint32_t> vectorComponents) {
+                            std::span<const uint32_t> vectorComponents, bool geometryVerticesHeld,
+                            std::span<const uint64_t> blockCopies, const std::vector<bool>& foldsAway) {
+  const bool geometry = stage == VK_SHADER_STAGE_GEOMETRY_BIT && geometryVerticesHeld;
   if (stage != VK_SHADER_STAGE_VERTEX_BIT && stage != VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT &&
-      stage != VK_SHADER_STAGE_FRAGMENT_BIT)
+      stage != VK_SHADER_STAGE_FRAGMENT_BIT && !geometry)
     return {};
   std::vector<bool> output(module.values.size(), false);  // an Output variable or a pointer into one
   bool any = false;
@@ -35,14 +45,14 @@ HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stag
   std::vector<uint32_t> lastUse(module.values.size(), 0);
   std::vector<Store> stores;
   uint32_t position = 0;
-  for (const ir::Block& block : blocks)
-    for (const ir::Instruction& inst : block.instructions) {
+  for (ir::BlockId b = 0; b < blocks.size(); ++b)
+    for (const ir::Instruction& inst : blocks[b].instructions) {
       auto operands = module.Operands(inst);
       for (uint32_t k = 0; k < inst.valueCount; ++k) lastUse[operands[k]] = position;
       if (IsAccessChain(inst.op) && inst.valueCount > 0 && inst.result != ir::kNone && output[operands[0]])
         output[inst.result] = true;
       else if (inst.op == spv::OpStore && inst.valueCount >= 2 && output[operands[0]])
-        stores.push_back({position, operands[0], operands[1]});
+        stores.push_back({position, operands[0], operands[1], blockCopies.empty() ? 1 : blockCopies[b]});
       ++position;
     }
   if (stores.empty()) return {};
@@ -51,6 +61,8 @@ HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stag
   auto components = [&](ir::ValueId v) -> uint32_t {
     // Constants are immediates at the export; values without a defining instruction hold nothing here.
     if (module.values[v].kind != ir::ValueKind::Instruction || module.values[v].owner == ir::kNone) return 0;
+    // A value computed from an unrolled loop's iteration number alone is a constant in each copy.
+    if (!foldsAway.empty() && foldsAway[v]) return 0;
     if (!vectorComponents.empty()) return vectorComponents[v];
     return analysis::RegisterComponents(module, module.values[v].type);
   };
@@ -62,6 +74,11 @@ HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stag
     // A composite built for the store holds only its non-constant parts (`vec4(p, 0.0, 1.0)`: p).
     const ir::Value& value = module.values[v];
     const ir::Instruction& def = blocks[value.owner].instructions[value.index];
+    // A geometry shader's inputs are not in its registers to hold: the input vertices' outputs are in workgroup
+    // memory (an NGG primitive shader's earlier stage wrote them there) and a built-in input (the primitive or
+    // invocation id) is among the registers the wave starts with, so an output copied from an input is read
+    // again where the vertex is written, not held.
+    if (geometry && def.op == spv::OpLoad && def.valueCount > 0 && IsInput(module, module.Operands(def)[0])) continue;
     uint32_t count = 0;
     if (def.op == spv::OpCompositeConstruct) {
       auto parts = module.Operands(def);
@@ -71,9 +88,11 @@ HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stag
     }
     if (count == 0) continue;
     // Held from after its last use (liveness counts it until then) until a later store to the same output
-    // replaces it, else to the end of the shader.
+    // replaces it, else to the end of the shader. A geometry shader's later store is to the next vertex: both
+    // are held, each copy of an unrolled emit loop's store for its own vertex.
     uint32_t until = end;
-    for (size_t t = s + 1; t < stores.size(); ++t)
+    if (geometry) count = static_cast<uint32_t>(std::min<uint64_t>(count * stores[s].copies, 1u << 16));
+    for (size_t t = s + 1; t < stores.size() && !geometry; ++t)
       if (stores[t].pointer == stores[s].pointer) {
         until = stores[t].position;
         break;

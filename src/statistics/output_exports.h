@@ -6,7 +6,11 @@
 // entry once, at the end. So a value stored to an output stays in registers from its last use to the end, and
 // the register demand of a shader that computes its outputs early includes them all.
 //
-// Not held: a geometry shader's outputs (EmitVertex consumes them), a tessellation control shader's (stored to
+// A geometry shader's outputs are held only on a model with geometryVerticesHeld (RDNA's NGG geometry shaders):
+// there every emitted vertex's outputs stay until the end, once per copy of an unrolled emit loop, since each
+// EmitVertex starts a new vertex rather than replacing the last one's outputs. Elsewhere EmitVertex consumes them.
+//
+// Not held: a tessellation control shader's (stored to
 // shared memory where they are written, and readable back), compute stages (no outputs), and constant
 // components (materialised next to the export).
 #pragma once
@@ -31,8 +35,10 @@ struct HeldOutputs {
 
 // `vectorComponents`: per value, its components in vector registers (empty = every value's RegisterComponents,
 // a model without a scalar register file).
+// `blockCopies` and `foldsAway`: the loop unrolling's (LoopUnrolling), for geometry shaders; empty = none.
 HeldOutputs FindHeldOutputs(const ir::Module& module, VkShaderStageFlagBits stage,
-                            std::span<const uint32_t> vectorComponents);
+                            std::span<const uint32_t> vectorComponents, bool geometryVerticesHeld = false,
+                            std::span<const uint64_t> blockCopies = {}, const std::vector<bool>& foldsAway = {});
 
 // The peak of the vector file's live components (each value weighted by `vectorComponents`) plus the held
 // outputs, walking only the blocks where something is held: the same result as the per-instruction tables of

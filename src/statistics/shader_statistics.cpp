@@ -146,7 +146,7 @@ uint64_t Hash(const pipeline::CompiledShader& shader, const MachineModel& model,
                      model.latency.atomic, model.scalarRegisterBudget, model.scalarAllocationGranule,
                      model.privateArrayRegisterLimit, model.loopUnrollIterations, model.loopUnrollIterationsForLoads,
                      model.loadSchedulingRegisters, model.simdsPerCore, static_cast<uint32_t>(model.dialect),
-                     model.vertexStageInputRegisters})
+                     model.vertexStageInputRegisters, model.geometryVerticesHeld})
     hash.Add(v);
   return hash.Value();
 }
@@ -211,7 +211,8 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   analysis::Liveness splitLiveness;
   const analysis::Liveness* vectorLiveness = &shader.liveness;
   uint32_t vectorPeak = shader.liveness.MaxLiveComponents();
-  const HeldOutputs outputs = FindHeldOutputs(module, stage, files.vectorComponents);
+  const HeldOutputs outputs = FindHeldOutputs(module, stage, files.vectorComponents, model.geometryVerticesHeld != 0,
+                                              unrolling.blockCopies, unrolling.foldsAway);
   stats.heldOutputRegisters = outputs.maxComponents;
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays and held outputs or to spill.

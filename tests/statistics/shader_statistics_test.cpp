@@ -521,6 +521,26 @@ TEST(StageInterface, VertexStageWavesAllocateTheRegistersTheHardwareInitialises)
   EXPECT_EQ(BuiltinModel("mali-g78").vertexStageInputRegisters, 0u);
 }
 
+TEST(StageInterface, NggGeometryShadersHoldEveryEmittedVertexsOutputs) {
+  // point_to_quad.geom emits four vertices from a loop of four (unrolled): on RDNA2's NGG geometry shaders each
+  // vertex's computed position (4 components) stays in registers until the end, 16 held; its copied primitive id
+  // is an input register, read again, and its constant corner folds away. RADV: 40 VGPRs, against 16 without.
+  const MachineModel& amd = BuiltinModel("amd-rdna2");
+  ASSERT_EQ(amd.geometryVerticesHeld, 1u);
+  const pipeline::CompiledShader shader = CompileCorpus("point_to_quad.geom.spv", VK_SHADER_STAGE_GEOMETRY_BIT);
+  ShaderStatistics held = statistics::ComputeStatistics(shader, amd, VK_SHADER_STAGE_GEOMETRY_BIT);
+  EXPECT_EQ(held.heldOutputRegisters, 16u);
+  EXPECT_GE(held.registerDemand, 16u);
+  EXPECT_EQ(held.registersAllocated, 24u);
+  MachineModel consumed = amd;
+  consumed.geometryVerticesHeld = 0;
+  ShaderStatistics legacy = statistics::ComputeStatistics(shader, consumed, VK_SHADER_STAGE_GEOMETRY_BIT);
+  EXPECT_EQ(legacy.heldOutputRegisters, 0u);
+  EXPECT_EQ(legacy.registersAllocated, 16u);
+  // Other models: EmitVertex consumes the outputs.
+  EXPECT_EQ(BuiltinModel("intel-xe-igpu").geometryVerticesHeld, 0u);
+}
+
 TEST(LoadScheduling, ATessellationEvaluationShadersControlPointsAreLoadsFromMemory) {
   // On AMD a tessellation evaluation shader reads its control points from the off-chip ring buffer with buffer
   // loads (and a vertex shader fetches its attributes with buffer loads): ACO's scheduler issues them together.

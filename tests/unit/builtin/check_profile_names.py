@@ -26,7 +26,8 @@ CAPABILITY_KEYS = {"extensions", "features", "properties", "formats", "queueFami
 MACHINE_KEYS = {"registerBudget", "registerFilePerLane", "allocationGranule", "maxSubgroupsPerCore",
                 "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "simdsPerCore",
                 "scalarRegisterBudget", "scalarAllocationGranule", "privateArrayRegisterLimit", "loopUnrollIterations",
-                "loopUnrollIterationsForLoads", "loadSchedulingRegisters", "vertexStageInputRegisters", "statisticDialect",
+                "loopUnrollIterationsForLoads", "loadSchedulingRegisters", "vertexStageInputRegisters", "geometryVerticesHeld",
+                "statisticDialect",
                 "latency"}
 DIALECTS = {"crashtest", "radv", "nvidia", "anv"}
 LATENCY_KEYS = {"alu", "transcendental", "memory", "shared", "texture", "branch", "barrier", "atomic"}
