@@ -5,9 +5,11 @@
 // check that what the skipped or moved passes did is still done where it is needed.
 #include <gtest/gtest.h>
 
+#include <spirv-tools/libspirv.hpp>
 #include <spirv/unified1/spirv.hpp>
 
 #include "pipeline/compiler.h"
+#include "pipeline/frontend/dead_function_strip.h"
 #include "pipeline/frontend/optimizer.h"
 #include "test_shaders.h"
 
@@ -36,6 +38,38 @@ TEST(OptimizerRecipeTest, ScanFindsWhatEachShaderHolds) {
   EXPECT_TRUE(pipeline::ScanModuleContents(CorpusWords("function_calls.comp.spv")).functionCalls);
   EXPECT_TRUE(pipeline::ScanModuleContents(CorpusWords("spec_constants.comp.spv")).specConstants);
   EXPECT_FALSE(pipeline::ScanModuleContents(CorpusWords("reduce.comp.spv")).specConstants);
+}
+
+size_t CountOpcode(const std::vector<uint32_t>& words, uint32_t opcode) {
+  size_t n = 0;
+  for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) n += (words[i] & 0xffffu) == opcode;
+  return n;
+}
+
+// After inlining, the callees are stripped word by word (dead_function_strip.h): one function is left, no call, and
+// the module is still valid SPIR-V (names and decorations of the stripped ids gone with them).
+TEST(OptimizerRecipeTest, InlinedModulesKeepOnlyTheEntryPointAndStayValid) {
+  for (const char* file : {"function_calls.comp.spv", "private_storage.comp.spv"}) {
+    SCOPED_TRACE(file);
+    ASSERT_GT(CountOpcode(CorpusWords(file), spv::OpFunction), 1u);
+    pipeline::CompiledShader compiled = MustCompile(file);
+    EXPECT_EQ(CountOpcode(compiled.optimizedSpirv, spv::OpFunction), 1u);
+    EXPECT_EQ(CountOpcode(compiled.optimizedSpirv, spv::OpFunctionCall), 0u);
+    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+    std::string problems;
+    tools.SetMessageConsumer([&problems](spv_message_level_t, const char*, const spv_position_t&, const char* text) {
+      problems += text;
+    });
+    EXPECT_TRUE(tools.Validate(compiled.optimizedSpirv)) << problems;
+  }
+}
+
+// A module whose entry point still calls a function is left as it is.
+TEST(OptimizerRecipeTest, StrippingKeepsFunctionsAnEntryPointCalls) {
+  const std::vector<uint32_t> original = CorpusWords("function_calls.comp.spv");
+  std::vector<uint32_t> words = original;
+  EXPECT_FALSE(pipeline::StripUncalledFunctions(words));
+  EXPECT_EQ(words, original);
 }
 
 TEST(OptimizerRecipeTest, ScanStopsAtABrokenWordCount) {

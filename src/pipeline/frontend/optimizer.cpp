@@ -3,6 +3,7 @@
 #include <spirv-tools/optimizer.hpp>
 #include <spirv/unified1/spirv.hpp>
 
+#include "pipeline/frontend/dead_function_strip.h"
 #include "pipeline/frontend/spec_constant_freezer.h"
 #include "pipeline/frontend/spirv_validator.h"
 
@@ -36,9 +37,8 @@ void RegisterSpecialization(spvtools::Optimizer& optimizer, const Specialization
 // the IR needs: a return inside a loop or selection is a block terminator like any other).
 void RegisterInlining(spvtools::Optimizer& optimizer, const ModuleContents& contents) {
   if (!contents.functionCalls) return;
-  optimizer.RegisterPass(spvtools::CreateMergeReturnPass())
-      .RegisterPass(spvtools::CreateInlineExhaustivePass())
-      .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  // The dead callees are stripped afterwards (StripUncalledFunctions), not by eliminate-dead-functions.
+  optimizer.RegisterPass(spvtools::CreateMergeReturnPass()).RegisterPass(spvtools::CreateInlineExhaustivePass());
 }
 
 // The lean recipe is specialisation and inlining: everything else a real front end does runs on the IR after
@@ -120,6 +120,13 @@ bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);  // vkCreateShaderModule validated the words already
   if (optimizer.Run(words.data(), words.size(), out, options)) {
+    if (recipe != OptimizationRecipe::Performance && contents.functionCalls && !StripUncalledFunctions(*out)) {
+      // A call the inliner left (it never does for valid shaders): eliminate-dead-functions as before.
+      spvtools::Optimizer eliminate(env);
+      eliminate.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+      std::vector<uint32_t> stripped;
+      if (eliminate.Run(out->data(), out->size(), &stripped, options)) *out = std::move(stripped);
+    }
     // fold-spec-constant-op-and-composite leaves OpSpecConstantOp Select and FConvert (SPIRV-Tools 2023.1), which
     // every Vulkan driver must accept (SPIR-V 1.6, OpSpecConstantOp: allowed with the Shader capability): their
     // operands are constants by now, so the freezer finishes the job.
