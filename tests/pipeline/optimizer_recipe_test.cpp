@@ -42,7 +42,8 @@ TEST(OptimizerRecipeTest, ScanFindsWhatEachShaderHolds) {
 
 size_t CountOpcode(const std::vector<uint32_t>& words, uint32_t opcode) {
   size_t n = 0;
-  for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) n += (words[i] & 0xffffu) == opcode;
+  for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16)
+    n += (words[i] & 0xffffu) == opcode;
   return n;
 }
 
@@ -64,11 +65,24 @@ TEST(OptimizerRecipeTest, InlinedModulesKeepOnlyTheEntryPointAndStayValid) {
   }
 }
 
+// glslang -gV: the debug information's module-level instructions are skipped by lowering (they failed it with
+// "unsupported module-level instruction"), and the stripped callees' DebugFunction and scopes go with them.
+TEST(OptimizerRecipeTest, ModulesWithShaderDebugInfoCompileAndKeepOnlyTheEntryPoint) {
+  pipeline::CompileOptions options;
+  pipeline::CompiledShader compiled;
+  pipeline::CompileError error;
+  ASSERT_TRUE(pipeline::Compile(CompilerTestWords("function_calls_debug.comp.spv"), options, &compiled, &error))
+      << error.message;
+  EXPECT_EQ(CountOpcode(compiled.optimizedSpirv, spv::OpFunction), 1u);
+  EXPECT_EQ(CountOpcode(compiled.optimizedSpirv, spv::OpFunctionCall), 0u);
+  EXPECT_FALSE(compiled.module.function.blocks.empty());
+}
+
 // A module whose entry point still calls a function is left as it is.
 TEST(OptimizerRecipeTest, StrippingKeepsFunctionsAnEntryPointCalls) {
   const std::vector<uint32_t> original = CorpusWords("function_calls.comp.spv");
   std::vector<uint32_t> words = original;
-  EXPECT_FALSE(pipeline::StripUncalledFunctions(words));
+  EXPECT_FALSE(pipeline::StripUncalledFunctions(words, SPV_ENV_VULKAN_1_3));
   EXPECT_EQ(words, original);
 }
 

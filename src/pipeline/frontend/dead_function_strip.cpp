@@ -2,8 +2,11 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <string>
 #include <string_view>
 #include <unordered_set>
+
+#include "pipeline/lowering/spirv_reader.h"
 
 namespace crashtest::pipeline {
 namespace {
@@ -11,52 +14,35 @@ namespace {
 constexpr size_t kHeaderWords = 5;
 
 struct Instruction {
-  size_t at;      // index of the first word
+  size_t at;  // index of the first word
   uint32_t count;
   uint32_t opcode;
+  uint32_t resultId;  // 0 when none
 };
 
-// The instructions' positions; empty when a word count is zero or runs past the end.
-std::vector<Instruction> Index(const std::vector<uint32_t>& words) {
+// The instructions with their result ids, from the grammar (spirv_reader.h); empty when the words do not parse.
+std::vector<Instruction> Index(const std::vector<uint32_t>& words, spv_target_env env) {
+  SpirvModule module;
+  std::string message;
+  if (!ReadSpirv(words, env, &module, &message)) return {};
   std::vector<Instruction> list;
-  for (size_t i = kHeaderWords; i < words.size();) {
-    const uint32_t count = words[i] >> 16;
-    if (count == 0 || i + count > words.size()) return {};
-    list.push_back({i, count, words[i] & 0xffffu});
-    i += count;
-  }
+  list.reserve(module.instructions.size());
+  for (const SpirvInstruction& inst : module.instructions)
+    list.push_back({inst.wordOffset, inst.numWords, inst.opcode, inst.resultId});
   return list;
-}
-
-// The result id of an instruction that has one, else 0: the forms a module's function bodies and non-semantic
-// instructions use (result type, then result id) and the few with a result id first.
-uint32_t ResultId(const std::vector<uint32_t>& words, const Instruction& inst) {
-  switch (inst.opcode) {
-    case spv::OpLabel: case spv::OpString: case spv::OpExtInstImport: case spv::OpDecorationGroup:
-      return inst.count > 1 ? words[inst.at + 1] : 0;
-    case spv::OpStore: case spv::OpBranch: case spv::OpBranchConditional: case spv::OpSwitch: case spv::OpReturn:
-    case spv::OpReturnValue: case spv::OpKill: case spv::OpUnreachable: case spv::OpSelectionMerge:
-    case spv::OpLoopMerge: case spv::OpLine: case spv::OpNoLine: case spv::OpControlBarrier:
-    case spv::OpMemoryBarrier: case spv::OpFunctionEnd: case spv::OpCopyMemory: case spv::OpCopyMemorySized:
-    case spv::OpImageWrite: case spv::OpEmitVertex: case spv::OpEndPrimitive: case spv::OpAtomicStore:
-    case spv::OpTerminateInvocation: case spv::OpDemoteToHelperInvocation:
-      return 0;
-    default:
-      return inst.count > 2 ? words[inst.at + 2] : 0;
-  }
 }
 
 }  // namespace
 
-bool StripUncalledFunctions(std::vector<uint32_t>& words) {
-  const std::vector<Instruction> list = Index(words);
+bool StripUncalledFunctions(std::vector<uint32_t>& words, spv_target_env env) {
+  const std::vector<Instruction> list = Index(words, env);
   if (list.empty()) return false;
   std::unordered_set<uint32_t> entryFunctions, nonSemanticSets;
   for (const Instruction& inst : list) {
     if (inst.opcode == spv::OpEntryPoint && inst.count > 2) entryFunctions.insert(words[inst.at + 2]);
     if (inst.opcode == spv::OpExtInstImport && inst.count > 2) {
-      const auto* text = reinterpret_cast<const char*>(&words[inst.at + 2]);
-      if (std::string_view(text, std::char_traits<char>::length(text)).starts_with("NonSemantic."))
+      const std::string_view text(reinterpret_cast<const char*>(&words[inst.at + 2]), (inst.count - 2) * 4u);
+      if (text.starts_with("NonSemantic."))
         nonSemanticSets.insert(words[inst.at + 1]);
     }
   }
@@ -69,7 +55,7 @@ bool StripUncalledFunctions(std::vector<uint32_t>& words) {
     if (inst.opcode == spv::OpFunction) inDead = inst.count > 2 && !entryFunctions.contains(words[inst.at + 2]);
     if (!inDead) continue;
     drop[k] = true;
-    if (const uint32_t id = ResultId(words, inst); id != 0) gone.insert(id);
+    if (inst.resultId != 0) gone.insert(inst.resultId);
     if (inst.opcode == spv::OpFunctionEnd) inDead = false;
   }
   if (gone.empty()) return true;
@@ -93,7 +79,7 @@ bool StripUncalledFunctions(std::vector<uint32_t>& words) {
                            inst.count > 1 && gone.contains(words[inst.at + 1]);
       if (!targets && !(isNonSemantic(inst) && refersToGone(inst, 5))) continue;
       drop[k] = changed = true;
-      if (isNonSemantic(inst)) gone.insert(words[inst.at + 2]);
+      if (isNonSemantic(inst) && inst.resultId != 0) gone.insert(inst.resultId);
     }
   }
   // Ids defined in a function are used only in it, so what still names a stripped id is a call from an entry point

@@ -7,13 +7,15 @@
 #include <cstdint>
 #include <vector>
 
+#include <spirv-tools/libspirv.h>
+
 namespace crashtest::pipeline {
 
 // Strips from `words` (a valid module in which no entry point function calls another) every OpFunction …
 // OpFunctionEnd that is not an entry point, the debug names and decorations of the ids they defined, and the
 // non-semantic instructions (NonSemantic.* OpExtInst) that refer to them, directly or through another stripped one.
-// False, with `words` unchanged, when a remaining instruction still refers to a stripped id (a call from an entry
-// point, a function pointer): the caller then keeps the dead functions.
-bool StripUncalledFunctions(std::vector<uint32_t>& words);
+// False, with `words` unchanged, when the words do not parse or a remaining instruction still refers to a stripped
+// id (a call from an entry point, a group decoration): the caller then keeps the dead functions.
+bool StripUncalledFunctions(std::vector<uint32_t>& words, spv_target_env env);
 
 }  // namespace crashtest::pipeline

@@ -120,7 +120,7 @@ bool SpecializeAndOptimize(std::span<const uint32_t> words, spv_target_env env,
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);  // vkCreateShaderModule validated the words already
   if (optimizer.Run(words.data(), words.size(), out, options)) {
-    if (recipe != OptimizationRecipe::Performance && contents.functionCalls && !StripUncalledFunctions(*out)) {
+    if (recipe != OptimizationRecipe::Performance && contents.functionCalls && !StripUncalledFunctions(*out, env)) {
       // A call the inliner left (it never does for valid shaders): eliminate-dead-functions as before.
       spvtools::Optimizer eliminate(env);
       eliminate.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());

@@ -239,6 +239,11 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
       kind_[inst.resultId] = IdKind::Value;
       index_[inst.resultId] = NewValue(TypeOf(inst.typeId), ir::ValueKind::Undef, kNone, inst.resultId);
       return true;
+    case spv::OpExtInst:
+      // NonSemantic.Shader.DebugInfo.100 (glslang -gV) declares its sources, types and functions at module level:
+      // no semantics by definition, so they are skipped as inside functions.
+      if (kind_[Word(inst, 2)] == IdKind::NonSemanticExtSet) return true;
+      break;
     default: break;
   }
   if (spirv::OpcodeClass(inst.opcode) == spirv::OpClass::Other) {
