@@ -169,6 +169,11 @@ class FreedWhileTheDispatchRuns : public UseAfterFreeDescriptorsTest {
   static constexpr uint32_t kElements = 1u << 22;
   template <typename Free>
   void Run(VkDescriptorPoolCreateFlags poolFlags, Free&& free) {
+#if defined(__SANITIZE_THREAD__)
+    // Under ThreadSanitizer the 2^22-element dispatch runs past the shader time budget (a watchdog loss, not what
+    // this test is about); the plain and ASan runs cover it, TSan covers the locking in the other tests.
+    GTEST_SKIP() << "too slow under ThreadSanitizer for the shader time budget";
+#endif
     auto saxpy = MakeSaxpy(poolFlags);
     HostBuffer* x = CreateHostBuffer(kElements * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     HostBuffer* y = CreateHostBuffer(kElements * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
