@@ -7,6 +7,8 @@
 #include "pipeline/frontend/spirv_validator.h"
 #include "pipeline/frontend/target_environment.h"
 #include "pipeline/ir/passes/cleanup.h"
+#include "pipeline/ir/passes/hoist_extracts.h"
+#include "pipeline/ir/passes/sink_comparisons.h"
 #include "pipeline/ir/passes/promote_memory.h"
 #include "pipeline/ir/verifier.h"
 #include "pipeline/lowering/lower_spirv.h"
@@ -120,6 +122,8 @@ bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions
     PhaseTimer timer(&out->timings.cleanup);
     ir::PromoteMemoryToRegisters(out->module);
     ir::CleanUp(out->module);
+    ir::HoistExtracts(out->module);
+    ir::SinkComparisons(out->module);
   }
   {
     PhaseTimer timer(&out->timings.verification);
@@ -130,7 +134,8 @@ bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions
     out->dominators = analysis::DominatorTree::Build(out->module.function);
     out->postDominators = analysis::DominatorTree::Build(out->module.function, /*post=*/true);
     out->loops = analysis::LoopInfo::Build(out->module, out->dominators);
-    out->liveness = analysis::Liveness::Build(out->module);
+    out->offsetRegisters = analysis::OffsetRegisters::Build(out->module, out->dominators);
+    out->liveness = analysis::Liveness::Build(out->module, out->offsetRegisters.SharedHolders());
   }
   return true;
 }

@@ -12,6 +12,7 @@
 #include "pipeline/analysis/dominators.h"
 #include "pipeline/analysis/liveness.h"
 #include "pipeline/analysis/loops.h"
+#include "pipeline/analysis/offset_registers.h"
 #include "pipeline/frontend/optimizer.h"
 #include "pipeline/ir/module.h"
 
@@ -48,6 +49,7 @@ struct CompiledShader {
   analysis::DominatorTree dominators;
   analysis::DominatorTree postDominators;
   analysis::LoopInfo loops;
+  analysis::OffsetRegisters offsetRegisters;
   analysis::Liveness liveness;
   CompileTimings timings;
 };

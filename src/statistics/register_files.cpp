@@ -23,6 +23,74 @@ bool IsSubgroupOperation(uint16_t op) {
          (op >= spv::OpSubgroupBallotKHR && op <= spv::OpSubgroupReadInvocationKHR);
 }
 
+// A component extracted from a composite in vector registers is the composite's own register while the composite
+// is live: a register allocator with sub-register views (ACO's p_extract_vector and p_split_vector, LLVM's
+// subregisters) gives it no register of its own. So an OpCompositeExtract whose composite is live at every use of
+// the extracted value holds nothing.
+void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis::Liveness& liveness,
+                                       std::vector<uint32_t>& vectorComponents) {
+  const auto& blocks = module.function.blocks;
+  std::vector<ir::ValueId> sourceOf(module.values.size(), ir::kNone);
+  bool any = false;
+  for (const ir::Block& block : blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.op != spv::OpCompositeExtract || inst.result == ir::kNone || vectorComponents[inst.result] == 0)
+        continue;
+      ir::ValueId composite = module.Operands(inst)[0];
+      if (module.values[composite].kind != ir::ValueKind::Instruction || vectorComponents[composite] == 0) continue;
+      sourceOf[inst.result] = composite;
+      any = true;
+    }
+  if (!any) return;
+  // A composite only ever split into its components (every use an extract) is its components: it holds nothing of
+  // its own, and its extracts (moved right after it, ir/passes/hoist_extracts.h) hold what is read.
+  std::vector<uint8_t> onlyExtracted(module.values.size(), 0);
+  for (ir::ValueId v = 0; v < sourceOf.size(); ++v)
+    if (sourceOf[v] != ir::kNone) onlyExtracted[sourceOf[v]] = 1;
+  for (const ir::Block& block : blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.op == spv::OpCompositeExtract) continue;
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) onlyExtracted[operands[k]] = 0;
+    }
+  for (ir::ValueId v = 0; v < sourceOf.size(); ++v) {
+    if (onlyExtracted[v]) vectorComponents[v] = 0;
+    if (sourceOf[v] != ir::kNone && onlyExtracted[sourceOf[v]]) sourceOf[v] = ir::kNone;
+  }
+  // Whether `composite` is live right after instruction `index` of block `b`: live out of the block or read by a
+  // later instruction of it.
+  auto liveAfter = [&](ir::ValueId composite, ir::BlockId b, size_t index) {
+    auto out = liveness.LiveOut(b);
+    if (std::find(out.begin(), out.end(), composite) != out.end()) return true;
+    const auto& instructions = blocks[b].instructions;
+    for (size_t k = index + 1; k < instructions.size(); ++k) {
+      auto operands = module.Operands(instructions[k]);
+      auto values = operands.first(instructions[k].valueCount);
+      if (std::find(values.begin(), values.end(), composite) != values.end()) return true;
+    }
+    return false;
+  };
+  std::vector<uint8_t> covered(module.values.size(), 1);
+  for (ir::BlockId b = 0; b < blocks.size(); ++b) {
+    const auto& instructions = blocks[b].instructions;
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      const ir::Instruction& inst = instructions[i];
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        ir::ValueId v = operands[k];
+        if (sourceOf[v] == ir::kNone || !covered[v]) continue;
+        // A phi reads its operand at the end of the matching predecessor.
+        bool live = inst.op == spv::OpPhi ? liveAfter(sourceOf[v], operands[inst.valueCount + k],
+                                                      blocks[operands[inst.valueCount + k]].instructions.size())
+                                          : liveAfter(sourceOf[v], b, i);
+        if (!live) covered[v] = 0;
+      }
+    }
+  }
+  for (ir::ValueId v = 0; v < sourceOf.size(); ++v)
+    if (sourceOf[v] != ir::kNone && covered[v]) vectorComponents[v] = 0;
+}
+
 }  // namespace
 
 bool HeldInScalarRegisters(const ir::Module& module, const analysis::Uniformity& uniformity,
@@ -34,7 +102,7 @@ bool HeldInScalarRegisters(const ir::Module& module, const analysis::Uniformity&
 
 RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Liveness& liveness,
                                   const analysis::Uniformity& uniformity, const MachineModel& model,
-                                  uint32_t subgroupSize) {
+                                  const analysis::OffsetRegisters& offsets, uint32_t subgroupSize) {
   RegisterFiles files;
   if (model.scalarRegisterBudget == 0) return files;
   files.split = true;
@@ -53,16 +121,22 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     if (typeComponents[type] == kUnknown) typeComponents[type] = analysis::RegisterComponents(module, type);
     const uint32_t components = typeComponents[type];
     if (components == 0) continue;
-    // A pointer into a descriptor's memory is not kept: the back end addresses the buffer from its descriptor
-    // (in scalar registers) plus an offset it recomputes or folds into the instruction's immediate at each use.
-    // Buffer-device-address pointers are real 64-bit values and stay.
+    // A pointer into a descriptor's or workgroup memory is its byte offset to the back end: one register for the
+    // pointers that share it (offset_registers.h), scalar when the offset is uniform, none when it folds into the
+    // instruction's immediate. Buffer-device-address pointers are real 64-bit values and stay.
     const ir::Type& t = module.types[type];
-    if (t.kind == ir::TypeKind::Pointer && t.storageClass != spv::StorageClassPhysicalStorageBuffer) continue;
+    if (t.kind == ir::TypeKind::Pointer && t.storageClass != spv::StorageClassPhysicalStorageBuffer) {
+      if (!offsets.HoldsRegister(v)) continue;
+      if (uniformity.IsUniform(v)) files.scalarComponents[v] = 1;
+      else files.vectorComponents[v] = 1;
+      continue;
+    }
     const ir::Instruction& def = module.function.blocks[module.values[v].owner].instructions[module.values[v].index];
     if (HeldInScalarRegisters(module, uniformity, def)) files.scalarComponents[v] = components;
     else if (module.types[type].kind == ir::TypeKind::Bool) files.scalarComponents[v] = laneMask;
     else files.vectorComponents[v] = components;
   }
+  FreeExtractsWithinTheirComposites(module, liveness, files.vectorComponents);
   const analysis::Liveness::TwoPeaks peaks =
       liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents);
   files.vectorDemand = peaks.first;

@@ -13,6 +13,7 @@
 
 #include "device/device_description.h"
 #include "pipeline/analysis/liveness.h"
+#include "pipeline/analysis/offset_registers.h"
 #include "pipeline/analysis/uniformity.h"
 #include "pipeline/ir/module.h"
 
@@ -33,6 +34,6 @@ bool HeldInScalarRegisters(const ir::Module& module, const analysis::Uniformity&
 // `liveness` is the shader's (every value weighted by RegisterComponents).
 RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Liveness& liveness,
                                   const analysis::Uniformity& uniformity, const MachineModel& model,
-                                  uint32_t subgroupSize);
+                                  const analysis::OffsetRegisters& offsets, uint32_t subgroupSize);
 
 }  // namespace crashtest::statistics

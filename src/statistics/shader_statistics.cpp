@@ -204,7 +204,8 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   stats.unrolledLoops = static_cast<uint64_t>(std::count(unrolling.unrolled.begin(), unrolling.unrolled.end(), true));
 
   // Register files: uniform values in scalar registers where the model has a scalar unit.
-  RegisterFiles files = AssignRegisterFiles(module, shader.liveness, stats.uniformity, model, stats.subgroupSize);
+  RegisterFiles files = AssignRegisterFiles(module, shader.liveness, stats.uniformity, model, shader.offsetRegisters,
+                                            stats.subgroupSize);
   PrivateArrays arrays = FindPrivateArrays(module, shader.loops, model);
   stats.arrayRegisters = arrays.maxRegisterComponents;
   const uint32_t valueBudget = model.registerBudget - std::min(model.registerBudget, arrays.maxRegisterComponents);

@@ -115,6 +115,55 @@ TEST(LivenessTest, LiveOutFeedsSuccessorsLiveIn) {
       }
 }
 
+// The pointers data[5i], data[5i + 1], ... data[5i + 4] differ by constants, which the back end folds into the
+// memory instructions' immediate offsets: one offset register, held by the first, for all five.
+TEST(OffsetRegistersTest, PointersWhoseIndicesDifferByAConstantShareOneRegister) {
+  pipeline::CompiledShader compiled = MustCompile(CorpusWords("stats_pressure_04.comp.spv"));
+  const ir::Module& module = compiled.module;
+  std::vector<ir::ValueId> bufferPointers;
+  for (const ir::Instruction& inst : module.function.blocks[0].instructions)
+    if (inst.op == spv::OpAccessChain && module.types[inst.type].storageClass == spv::StorageClassStorageBuffer)
+      bufferPointers.push_back(inst.result);
+  ASSERT_EQ(bufferPointers.size(), 5u);
+  const analysis::OffsetRegisters& offsets = compiled.offsetRegisters;
+  EXPECT_TRUE(offsets.HoldsRegister(bufferPointers[0]));
+  for (size_t k = 1; k < bufferPointers.size(); ++k) {
+    EXPECT_FALSE(offsets.HoldsRegister(bufferPointers[k])) << k;
+    EXPECT_EQ(offsets.holderOf[bufferPointers[k]], bufferPointers[0]) << k;
+  }
+  // A pointer with constant indices only (the Input variable's gl_GlobalInvocationID.x) holds nothing.
+  for (const ir::Instruction& inst : module.function.blocks[0].instructions)
+    if (inst.op == spv::OpAccessChain && module.types[inst.type].storageClass == spv::StorageClassInput) {
+      EXPECT_EQ(offsets.holderOf.empty() ? ir::kNone : offsets.holderOf[inst.result], ir::kNone);
+    }
+  // The holder stays live until the last store through any of them: across the instruction before the last store
+  // (the holder's own last store is earlier), the liveness with the shared holders counts one component more.
+  const auto& instructions = module.function.blocks[0].instructions;
+  uint32_t lastStore = 0;
+  for (uint32_t i = 0; i < instructions.size(); ++i)
+    if (instructions[i].op == spv::OpStore) lastStore = i;
+  ASSERT_NE(lastStore, 0u);
+  analysis::Liveness without = analysis::Liveness::Build(module);
+  EXPECT_EQ(compiled.liveness.LiveComponentsAt(0, lastStore - 1), without.LiveComponentsAt(0, lastStore - 1) + 1);
+}
+
+// bitonic_sort_shared.comp reads s[i] and s[i + j] with j a loop variable: two roots, two offset registers.
+TEST(OffsetRegistersTest, PointersWithDifferentDynamicIndicesHoldTheirOwn) {
+  pipeline::CompiledShader compiled = MustCompile(CorpusWords("bitonic_sort_shared.comp.spv"));
+  const ir::Module& module = compiled.module;
+  size_t holders = 0, workgroupPointers = 0;
+  for (const ir::Block& block : module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.op != spv::OpAccessChain || module.types[inst.type].storageClass != spv::StorageClassWorkgroup)
+        continue;
+      ++workgroupPointers;
+      holders += compiled.offsetRegisters.HoldsRegister(inst.result);
+    }
+  // s[lid], s[lid + 512] (one register), s[i], s[i + j] in the loop.
+  EXPECT_EQ(workgroupPointers, 4u);
+  EXPECT_EQ(holders, 3u);
+}
+
 TEST(VerifierTest, UseBeforeDefinitionIsCaught) {
   pipeline::CompiledShader compiled = MustCompile(CompilerTestWords("diamond.comp.spv"));
   ir::Module module = compiled.module;

@@ -6,6 +6,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <set>
 
@@ -16,9 +17,11 @@
 #include "pipeline/ir/passes/dead_branches.h"
 #include "pipeline/ir/passes/dead_code.h"
 #include "pipeline/ir/passes/fold_constants.h"
+#include "pipeline/ir/passes/hoist_extracts.h"
 #include "pipeline/ir/passes/local_cse.h"
 #include "pipeline/ir/passes/merge_blocks.h"
 #include "pipeline/ir/passes/promote_memory.h"
+#include "pipeline/ir/passes/sink_comparisons.h"
 #include "pipeline/ir/verifier.h"
 #include "pipeline/lowering/lower_spirv.h"
 #include "test_shaders.h"
@@ -280,6 +283,101 @@ TEST(MergeBlocksTest, StraightLineChainsBecomeOneBlockAndLoopsKeepTheirShape) {
   // A diamond has nothing to merge: the merge block has two predecessors.
   ir::Module diamond = LowerTestShader("diamond.comp.spv");
   EXPECT_FALSE(ir::MergeBlocks(diamond).changed);
+}
+
+bool IsComparisonOp(uint16_t op) {
+  return (op >= spv::OpIEqual && op <= spv::OpSLessThanEqual) ||
+         (op >= spv::OpFOrdEqual && op <= spv::OpFUnordGreaterThanEqual);
+}
+
+bool Reads(const ir::Module& module, const ir::Instruction& inst, ir::ValueId v) {
+  if (inst.op == spv::OpPhi) return false;  // a phi reads at the end of a predecessor
+  auto operands = module.Operands(inst);
+  return std::find(operands.begin(), operands.begin() + inst.valueCount, v) != operands.begin() + inst.valueCount;
+}
+
+// Comparisons not placed as SinkComparisons places them: with something other than comparisons between them and
+// their first reader in the block (the terminator when nothing else reads them).
+size_t ComparisonsAwayFromTheirUse(const ir::Module& module) {
+  size_t away = 0;
+  for (const ir::Block& block : module.function.blocks)
+    for (size_t i = 0; i + 1 < block.instructions.size(); ++i) {
+      if (!IsComparisonOp(block.instructions[i].op) || block.instructions[i].result == ir::kNone) continue;
+      for (size_t j = i + 1; j < block.instructions.size(); ++j) {
+        if (Reads(module, block.instructions[j], block.instructions[i].result) || j + 1 == block.instructions.size())
+          break;
+        if (!IsComparisonOp(block.instructions[j].op)) {
+          ++away;
+          break;
+        }
+      }
+    }
+  return away;
+}
+
+// Extracts of a composite defined earlier in their block (not by a phi) that do not follow it or its other
+// extracts directly.
+size_t ExtractsAwayFromTheirComposite(const ir::Module& module) {
+  size_t away = 0;
+  for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b) {
+    const auto& instructions = module.function.blocks[b].instructions;
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      if (instructions[i].op != spv::OpCompositeExtract) continue;
+      const ir::Value& composite = module.values[module.Operands(instructions[i])[0]];
+      if (composite.kind != ir::ValueKind::Instruction || composite.owner != b) continue;
+      if (instructions[composite.index].op == spv::OpPhi) continue;
+      for (size_t k = composite.index + 1; k < i; ++k)
+        if (instructions[k].op != spv::OpCompositeExtract) {
+          ++away;
+          break;
+        }
+    }
+  }
+  return away;
+}
+
+// bitonic_sort_shared.comp computes `(i & k) == 0` before the min and max it selects between; RADV's NIR moves the
+// comparison down to the select (nir_opt_move), so `i & k` stays live across them.
+TEST(SinkComparisonsTest, ComparisonsMoveRightBeforeTheirFirstUse) {
+  ir::Module module = LowerWithoutCleanup(CorpusWords("bitonic_sort_shared.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
+  ir::CleanUp(module);
+  ASSERT_GT(ComparisonsAwayFromTheirUse(module), 0u);
+  size_t instructions = module.InstructionCount();
+  EXPECT_TRUE(ir::SinkComparisons(module));
+  ExpectVerifies(module, "after sinking comparisons");
+  EXPECT_EQ(ComparisonsAwayFromTheirUse(module), 0u);
+  EXPECT_EQ(module.InstructionCount(), instructions);
+  EXPECT_FALSE(ir::SinkComparisons(module));
+  for (const CorpusShader& shader : ReadCorpus()) {
+    SCOPED_TRACE(shader.file);
+    ir::Module corpus = LowerWithoutCleanup(CorpusWords(shader.file), StageBit(shader.stage));
+    ir::CleanUp(corpus);
+    ir::SinkComparisons(corpus);
+    ExpectVerifies(corpus, "after sinking comparisons");
+    EXPECT_EQ(ComparisonsAwayFromTheirUse(corpus), 0u);
+  }
+}
+
+// particle_update.comp extracts a loaded struct's members where they are used; a back end splits the struct where
+// it is loaded.
+TEST(HoistExtractsTest, ExtractsFollowTheirComposite) {
+  ir::Module module = LowerWithoutCleanup(CorpusWords("particle_update.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
+  ir::CleanUp(module);
+  ASSERT_GT(ExtractsAwayFromTheirComposite(module), 0u);
+  size_t instructions = module.InstructionCount();
+  EXPECT_TRUE(ir::HoistExtracts(module));
+  ExpectVerifies(module, "after hoisting extracts");
+  EXPECT_EQ(ExtractsAwayFromTheirComposite(module), 0u);
+  EXPECT_EQ(module.InstructionCount(), instructions);
+  EXPECT_FALSE(ir::HoistExtracts(module));
+  for (const CorpusShader& shader : ReadCorpus()) {
+    SCOPED_TRACE(shader.file);
+    ir::Module corpus = LowerWithoutCleanup(CorpusWords(shader.file), StageBit(shader.stage));
+    ir::CleanUp(corpus);
+    ir::HoistExtracts(corpus);
+    ExpectVerifies(corpus, "after hoisting extracts");
+    EXPECT_EQ(ExtractsAwayFromTheirComposite(corpus), 0u);
+  }
 }
 
 // Every corpus shader: each pass alone keeps the IR valid, the whole clean-up is idempotent (a second run changes

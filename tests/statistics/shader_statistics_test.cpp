@@ -306,6 +306,16 @@ TEST(Uniformity, AUniformLoopOverPushConstantsAddsScalarNotVectorRegisters) {
   EXPECT_EQ(loop.scalarRegisterDemand, 0u);
 }
 
+// bitonic_sort.comp loads two {key, value} pairs, compares their keys and stores the pairs back swapped. A key
+// extracted while its pair is still live is the pair's own register (ACO's sub-register views), so the vector
+// demand is the two pairs (4), their two offset registers, the invocation index and the comparison's operand:
+// 8, as RADV allocates, not 9 or more with the keys counted twice.
+TEST(RegisterPressure, AComponentReadWhileItsCompositeLivesTakesNoRegisterOfItsOwn) {
+  ShaderStatistics stats = StatsOf("bitonic_sort.comp.spv", "amd-rdna2");
+  EXPECT_LE(stats.registerDemand, 8u);
+  EXPECT_EQ(stats.registersAllocated, 8u);
+}
+
 TEST(Uniformity, DivergentBranchesAreCounted) {
   // stream_compaction keeps the elements a per-invocation predicate selects: its branch on that predicate
   // diverges; mandelbrot's escape loop exits when each invocation's own point escapes.

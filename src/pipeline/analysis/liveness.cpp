@@ -65,11 +65,23 @@ class ValueSet {
 
 }  // namespace
 
-Liveness Liveness::Build(const ir::Module& module) {
+template <typename Use>
+void Liveness::ForEachUse(const ir::Module& module, const ir::Instruction& inst, Use&& use) const {
+  auto operands = module.Operands(inst);
+  for (uint32_t k = 0; k < inst.valueCount; ++k) {
+    ir::ValueId v = operands[k];
+    if (module.values[v].kind != ir::ValueKind::Instruction) continue;
+    use(v);
+    if (!alsoUses_.empty() && alsoUses_[v] != kNone) use(alsoUses_[v]);
+  }
+}
+
+Liveness Liveness::Build(const ir::Module& module, std::span<const ir::ValueId> alsoUses) {
   const auto& blocks = module.function.blocks;
   size_t valueCount = module.values.size();
   size_t n = blocks.size();
   auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
+  auto also = [&](ir::ValueId v) { return alsoUses.empty() ? kNone : alsoUses[v]; };
 
   // Per block: upward-exposed uses (not counting phi operands), definitions, phi results, and the phi operands
   // each predecessor must keep alive to its end.
@@ -79,14 +91,20 @@ Liveness Liveness::Build(const ir::Module& module) {
     for (const ir::Instruction& inst : blocks[b].instructions) {
       auto operands = module.Operands(inst);
       if (inst.op == spv::OpPhi) {
-        for (uint32_t k = 0; k < inst.valueCount; ++k)
-          if (tracked(operands[k])) phiUses[operands[inst.valueCount + k]].Set(operands[k]);
+        for (uint32_t k = 0; k < inst.valueCount; ++k) {
+          if (!tracked(operands[k])) continue;
+          phiUses[operands[inst.valueCount + k]].Set(operands[k]);
+          if (also(operands[k]) != kNone) phiUses[operands[inst.valueCount + k]].Set(also(operands[k]));
+        }
         phiDefs[b].Set(inst.result);
         defs[b].Set(inst.result);
         continue;
       }
-      for (uint32_t k = 0; k < inst.valueCount; ++k)
-        if (tracked(operands[k]) && !defs[b].Test(operands[k])) uses[b].Set(operands[k]);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) {
+        if (!tracked(operands[k])) continue;
+        if (!defs[b].Test(operands[k])) uses[b].Set(operands[k]);
+        if (ir::ValueId h = also(operands[k]); h != kNone && !defs[b].Test(h)) uses[b].Set(h);
+      }
       if (inst.result != kNone) defs[b].Set(inst.result);
     }
   }
@@ -108,6 +126,7 @@ Liveness Liveness::Build(const ir::Module& module) {
   }
 
   Liveness result;
+  result.alsoUses_.assign(alsoUses.begin(), alsoUses.end());
   std::vector<uint32_t> components(valueCount, 0);
   for (ir::ValueId v = 0; v < valueCount; ++v)
     if (tracked(v)) components[v] = RegisterComponents(module, module.values[v].type);
@@ -125,6 +144,7 @@ Liveness Liveness::WithComponents(const ir::Module& module, std::span<const uint
   Liveness result;
   result.liveIn_ = liveIn_;
   result.liveOut_ = liveOut_;
+  result.alsoUses_ = alsoUses_;
   result.ComputePressure(module, components);
   return result;
 }
@@ -133,7 +153,6 @@ template <typename Record, typename RecordLiveIn>
 uint32_t Liveness::WalkPressure(const ir::Module& module, std::span<const uint32_t> components, Record&& record,
                                 RecordLiveIn&& recordLiveIn) const {
   const auto& blocks = module.function.blocks;
-  auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
   uint32_t peak = 0;
   ValueSet live(module.values.size());
   for (ir::BlockId b = 0; b < blocks.size(); ++b) {
@@ -160,14 +179,12 @@ uint32_t Liveness::WalkPressure(const ir::Module& module, std::span<const uint32
         live.Reset(inst.result);
         sum -= components[inst.result];
       }
-      auto operands = module.Operands(inst);
-      for (uint32_t k = 0; k < inst.valueCount; ++k) {
-        ir::ValueId v = operands[k];
-        if (tracked(v) && !live.Test(v)) {
+      ForEachUse(module, inst, [&](ir::ValueId v) {
+        if (!live.Test(v)) {
           live.Set(v);
           sum += components[v];
         }
-      }
+      });
     }
     live.Clear();
   }
@@ -196,7 +213,6 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
                                                    std::span<const uint32_t> second) const {
   // WalkPressure's walk with two sums: the same live set, each value weighted once per file.
   const auto& blocks = module.function.blocks;
-  auto tracked = [&](ir::ValueId v) { return module.values[v].kind == ir::ValueKind::Instruction; };
   TwoPeaks peak;
   ValueSet live(module.values.size());
   for (ir::BlockId b = 0; b < blocks.size(); ++b) {
@@ -230,15 +246,13 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
         sum1 -= first[inst.result];
         sum2 -= second[inst.result];
       }
-      auto operands = module.Operands(inst);
-      for (uint32_t k = 0; k < inst.valueCount; ++k) {
-        ir::ValueId v = operands[k];
-        if (tracked(v) && !live.Test(v)) {
+      ForEachUse(module, inst, [&](ir::ValueId v) {
+        if (!live.Test(v)) {
           live.Set(v);
           sum1 += first[v];
           sum2 += second[v];
         }
-      }
+      });
     }
     live.Clear();
   }

@@ -20,7 +20,9 @@ uint32_t RegisterComponents(const ir::Module& module, ir::TypeId type);
 
 class Liveness {
  public:
-  static Liveness Build(const ir::Module& module);
+  // `alsoUses[v]`, when given and not kNone: a value every use of `v` keeps live too (a pointer's shared offset
+  // register, offset_registers.h). It must dominate those uses.
+  static Liveness Build(const ir::Module& module, std::span<const ir::ValueId> alsoUses = {});
 
   std::span<const ir::ValueId> LiveIn(ir::BlockId block) const { return liveIn_[block]; }
   std::span<const ir::ValueId> LiveOut(ir::BlockId block) const { return liveOut_[block]; }
@@ -53,7 +55,12 @@ class Liveness {
   uint32_t WalkPressure(const ir::Module& module, std::span<const uint32_t> components, Record&& record,
                         RecordLiveIn&& recordLiveIn) const;
 
+  // Calls use(v) for each tracked operand of `inst` and the value its use also keeps live.
+  template <typename Use>
+  void ForEachUse(const ir::Module& module, const ir::Instruction& inst, Use&& use) const;
+
   std::vector<std::vector<ir::ValueId>> liveIn_, liveOut_;
+  std::vector<ir::ValueId> alsoUses_;  // empty when no value keeps another live
   std::vector<uint32_t> blockStart_;  // first index of each block in pressure_
   std::vector<uint32_t> pressure_;
   std::vector<uint32_t> liveInComponents_;
