@@ -47,10 +47,17 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
   std::vector<uint8_t> onlyExtracted(module.values.size(), 0);
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v)
     if (sourceOf[v] != ir::kNone) onlyExtracted[sourceOf[v]] = 1;
-  for (const ir::Block& block : blocks)
-    for (const ir::Instruction& inst : block.instructions) {
-      if (inst.op == spv::OpCompositeExtract) continue;
+  for (ir::BlockId b = 0; b < blocks.size(); ++b)
+    for (const ir::Instruction& inst : blocks[b].instructions) {
       auto operands = module.Operands(inst);
+      if (inst.op == spv::OpCompositeExtract) {
+        // Only extracts in the composite's own block follow it directly; a phi is not split where it is defined.
+        const ir::Value& composite = module.values[operands[0]];
+        if (composite.kind == ir::ValueKind::Instruction &&
+            (composite.owner != b || blocks[b].instructions[composite.index].op == spv::OpPhi))
+          onlyExtracted[operands[0]] = 0;
+        continue;
+      }
       for (uint32_t k = 0; k < inst.valueCount; ++k) onlyExtracted[operands[k]] = 0;
     }
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v) {
