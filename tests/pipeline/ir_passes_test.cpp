@@ -336,48 +336,42 @@ size_t ExtractsAwayFromTheirComposite(const ir::Module& module) {
   return away;
 }
 
-// bitonic_sort_shared.comp computes `(i & k) == 0` before the min and max it selects between; RADV's NIR moves the
-// comparison down to the select (nir_opt_move), so `i & k` stays live across them.
-TEST(SinkComparisonsTest, ComparisonsMoveRightBeforeTheirFirstUse) {
-  ir::Module module = LowerWithoutCleanup(CorpusWords("bitonic_sort_shared.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
+// A reordering pass: on `file` (after the clean-up) `misplaced` finds something to move and the pass moves all of
+// it without changing the instruction count; a second run changes nothing; every corpus shader verifies after it
+// with nothing misplaced.
+void ExpectPlacesEverything(const std::string& file, bool (*pass)(ir::Module&),
+                            size_t (*misplaced)(const ir::Module&), const std::string& what) {
+  ir::Module module = LowerWithoutCleanup(CorpusWords(file), VK_SHADER_STAGE_COMPUTE_BIT);
   ir::CleanUp(module);
-  ASSERT_GT(ComparisonsAwayFromTheirUse(module), 0u);
+  ASSERT_GT(misplaced(module), 0u) << file << " has nothing for " << what << " to move";
   size_t instructions = module.InstructionCount();
-  EXPECT_TRUE(ir::SinkComparisons(module));
-  ExpectVerifies(module, "after sinking comparisons");
-  EXPECT_EQ(ComparisonsAwayFromTheirUse(module), 0u);
+  EXPECT_TRUE(pass(module));
+  ExpectVerifies(module, what);
+  EXPECT_EQ(misplaced(module), 0u);
   EXPECT_EQ(module.InstructionCount(), instructions);
-  EXPECT_FALSE(ir::SinkComparisons(module));
+  EXPECT_FALSE(pass(module));
   for (const CorpusShader& shader : ReadCorpus()) {
     SCOPED_TRACE(shader.file);
     ir::Module corpus = LowerWithoutCleanup(CorpusWords(shader.file), StageBit(shader.stage));
     ir::CleanUp(corpus);
-    ir::SinkComparisons(corpus);
-    ExpectVerifies(corpus, "after sinking comparisons");
-    EXPECT_EQ(ComparisonsAwayFromTheirUse(corpus), 0u);
+    pass(corpus);
+    ExpectVerifies(corpus, what);
+    EXPECT_EQ(misplaced(corpus), 0u);
   }
+}
+
+// bitonic_sort_shared.comp computes `(i & k) == 0` before the min and max it selects between; RADV's NIR moves the
+// comparison down to the select (nir_opt_move), so `i & k` stays live across them.
+TEST(SinkComparisonsTest, ComparisonsMoveRightBeforeTheirFirstUse) {
+  ExpectPlacesEverything("bitonic_sort_shared.comp.spv", ir::SinkComparisons, ComparisonsAwayFromTheirUse,
+                         "sinking comparisons");
 }
 
 // particle_update.comp extracts a loaded struct's members where they are used; a back end splits the struct where
 // it is loaded.
 TEST(HoistExtractsTest, ExtractsFollowTheirComposite) {
-  ir::Module module = LowerWithoutCleanup(CorpusWords("particle_update.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
-  ir::CleanUp(module);
-  ASSERT_GT(ExtractsAwayFromTheirComposite(module), 0u);
-  size_t instructions = module.InstructionCount();
-  EXPECT_TRUE(ir::HoistExtracts(module));
-  ExpectVerifies(module, "after hoisting extracts");
-  EXPECT_EQ(ExtractsAwayFromTheirComposite(module), 0u);
-  EXPECT_EQ(module.InstructionCount(), instructions);
-  EXPECT_FALSE(ir::HoistExtracts(module));
-  for (const CorpusShader& shader : ReadCorpus()) {
-    SCOPED_TRACE(shader.file);
-    ir::Module corpus = LowerWithoutCleanup(CorpusWords(shader.file), StageBit(shader.stage));
-    ir::CleanUp(corpus);
-    ir::HoistExtracts(corpus);
-    ExpectVerifies(corpus, "after hoisting extracts");
-    EXPECT_EQ(ExtractsAwayFromTheirComposite(corpus), 0u);
-  }
+  ExpectPlacesEverything("particle_update.comp.spv", ir::HoistExtracts, ExtractsAwayFromTheirComposite,
+                         "hoisting extracts");
 }
 
 // Every corpus shader: each pass alone keeps the IR valid, the whole clean-up is idempotent (a second run changes
