@@ -210,11 +210,24 @@ DispatchOutcome RunDispatch(const DispatchContext& input, WorkerPool& pool, cons
   uint64_t faultIndex = UINT64_MAX;
   const bool masked = context.outOfRange != OutOfRangeMode::Fault;
 
+  const uint32_t participants = static_cast<uint32_t>(std::min<uint64_t>(pool.threads(), total));
+  // Workgroups are claimed in runs of consecutive indices, so the shared counter, the deadline's clock and the
+  // cancellation flags are touched once per run instead of once per workgroup: with a quarter of a million
+  // one-subgroup workgroups (saxpy over 16 Mi floats) the contended counter alone cost 6 % of the dispatch. Runs
+  // stay short enough (at most 64, and 32 per participant at least) that the threads finish together.
+  const uint64_t run = std::clamp<uint64_t>(total / (uint64_t{participants} * 32), 1, 64);
+
   auto job = [&](uint32_t) {
     std::unique_ptr<WorkgroupRunner> runner;
+    uint64_t completed = 0;
+    struct CountOnExit {
+      std::atomic<uint64_t>& done;
+      const uint64_t& completed;
+      ~CountOnExit() { done.fetch_add(completed, std::memory_order_relaxed); }
+    } countOnExit{done, completed};
     for (;;) {
-      const uint64_t index = next.fetch_add(1, std::memory_order_relaxed);
-      if (index >= total || index > faultGroup.load(std::memory_order_relaxed)) return;
+      const uint64_t first = next.fetch_add(run, std::memory_order_relaxed);
+      if (first >= total || first > faultGroup.load(std::memory_order_relaxed)) return;
       if (cancel.load(std::memory_order_relaxed)) return;
       if (external != nullptr && external->load(std::memory_order_relaxed)) {
         cancel.store(true, std::memory_order_relaxed);
@@ -222,36 +235,40 @@ DispatchOutcome RunDispatch(const DispatchContext& input, WorkerPool& pool, cons
       }
       if (context.deadlineNs != 0 && NowNs() > context.deadlineNs) {
         std::lock_guard lock(faultMutex);
-        if (index < faultIndex) {
+        if (first < faultIndex) {
           fault = ShaderFault{};
           fault.kind = ShaderFaultKind::Timeout;
-          faultIndex = index;
+          faultIndex = first;
         }
         cancel.store(true, std::memory_order_relaxed);
         return;
       }
       if (!runner) runner = std::make_unique<WorkgroupRunner>(context);
-      bool stopped = false;
-      ShaderFault f = runner->Run(index, &stopped);
-      done.fetch_add(1, std::memory_order_relaxed);
-      if (f.kind != ShaderFaultKind::None) {
-        std::lock_guard lock(faultMutex);
-        if (index < faultIndex) {
-          fault = f;
-          faultIndex = index;
-        }
-        if (f.kind == ShaderFaultKind::Timeout) cancel.store(true, std::memory_order_relaxed);
-        if (!masked || f.kind == ShaderFaultKind::Timeout) {
-          uint64_t seen = faultGroup.load(std::memory_order_relaxed);
-          while (index < seen && !faultGroup.compare_exchange_weak(seen, index)) {
+      const uint64_t last = std::min(total, first + run);
+      for (uint64_t index = first; index < last; ++index) {
+        // A fault in an earlier workgroup, or a cancellation, stops the run where it is.
+        if (index > faultGroup.load(std::memory_order_relaxed) || cancel.load(std::memory_order_relaxed)) return;
+        bool stopped = false;
+        ShaderFault f = runner->Run(index, &stopped);
+        ++completed;
+        if (f.kind != ShaderFaultKind::None) {
+          std::lock_guard lock(faultMutex);
+          if (index < faultIndex) {
+            fault = f;
+            faultIndex = index;
           }
+          if (f.kind == ShaderFaultKind::Timeout) cancel.store(true, std::memory_order_relaxed);
+          if (!masked || f.kind == ShaderFaultKind::Timeout) {
+            uint64_t seen = faultGroup.load(std::memory_order_relaxed);
+            while (index < seen && !faultGroup.compare_exchange_weak(seen, index)) {
+            }
+          }
+        } else if (stopped) {
+          return;  // cancelled
         }
-      } else if (stopped) {
-        return;  // cancelled
       }
     }
   };
-  const uint32_t participants = static_cast<uint32_t>(std::min<uint64_t>(pool.threads(), total));
   pool.Run(participants, job);
   outcome.fault = fault;
   outcome.workgroups = done.load();
