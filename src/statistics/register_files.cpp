@@ -64,34 +64,42 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
     if (onlyExtracted[v]) vectorComponents[v] = 0;
     if (sourceOf[v] != ir::kNone && onlyExtracted[sourceOf[v]]) sourceOf[v] = ir::kNone;
   }
-  // Whether `composite` is live right after instruction `index` of block `b`: live out of the block or read by a
-  // later instruction of it.
-  auto liveAfter = [&](ir::ValueId composite, ir::BlockId b, size_t index) {
+  // Whether a composite is live right after an instruction of block `b`: live out of the block, or read later in
+  // it. One pass per block records each value's last reader there and marks its live-out values.
+  auto isLiveOut = [&](ir::ValueId composite, ir::BlockId b) {
     auto out = liveness.LiveOut(b);
-    if (std::find(out.begin(), out.end(), composite) != out.end()) return true;
-    const auto& instructions = blocks[b].instructions;
-    for (size_t k = index + 1; k < instructions.size(); ++k) {
-      auto operands = module.Operands(instructions[k]);
-      auto values = operands.first(instructions[k].valueCount);
-      if (std::find(values.begin(), values.end(), composite) != values.end()) return true;
-    }
-    return false;
+    return std::find(out.begin(), out.end(), composite) != out.end();
   };
+  constexpr uint32_t kNoUse = ~0u;
+  std::vector<uint32_t> lastRead(module.values.size(), kNoUse);
+  std::vector<ir::BlockId> liveOutOf(module.values.size(), ir::kNone);
   std::vector<uint8_t> covered(module.values.size(), 1);
   for (ir::BlockId b = 0; b < blocks.size(); ++b) {
     const auto& instructions = blocks[b].instructions;
-    for (size_t i = 0; i < instructions.size(); ++i) {
+    for (ir::ValueId v : liveness.LiveOut(b)) liveOutOf[v] = b;
+    for (uint32_t i = 0; i < instructions.size(); ++i) {
+      if (instructions[i].op == spv::OpPhi) continue;  // a phi reads at the end of a predecessor
+      auto operands = module.Operands(instructions[i]);
+      for (uint32_t k = 0; k < instructions[i].valueCount; ++k) lastRead[operands[k]] = i;
+    }
+    for (uint32_t i = 0; i < instructions.size(); ++i) {
       const ir::Instruction& inst = instructions[i];
       auto operands = module.Operands(inst);
       for (uint32_t k = 0; k < inst.valueCount; ++k) {
         ir::ValueId v = operands[k];
         if (sourceOf[v] == ir::kNone || !covered[v]) continue;
-        // A phi reads its operand at the end of the matching predecessor.
-        bool live = inst.op == spv::OpPhi ? liveAfter(sourceOf[v], operands[inst.valueCount + k],
-                                                      blocks[operands[inst.valueCount + k]].instructions.size())
-                                          : liveAfter(sourceOf[v], b, i);
+        const ir::ValueId composite = sourceOf[v];
+        // A phi reads its operand at the end of the matching predecessor: the composite must be live out of it.
+        bool live = inst.op == spv::OpPhi
+                        ? isLiveOut(composite, operands[inst.valueCount + k])
+                        : liveOutOf[composite] == b || (lastRead[composite] != kNoUse && lastRead[composite] > i);
         if (!live) covered[v] = 0;
       }
+    }
+    for (const ir::Instruction& inst : instructions) {
+      if (inst.op == spv::OpPhi) continue;
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k) lastRead[operands[k]] = kNoUse;
     }
   }
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v)

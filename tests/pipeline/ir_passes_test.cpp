@@ -18,6 +18,7 @@
 #include "pipeline/ir/passes/dead_code.h"
 #include "pipeline/ir/passes/fold_constants.h"
 #include "pipeline/ir/passes/hoist_extracts.h"
+#include "pipeline/ir/passes/instruction_properties.h"
 #include "pipeline/ir/passes/local_cse.h"
 #include "pipeline/ir/passes/merge_blocks.h"
 #include "pipeline/ir/passes/promote_memory.h"
@@ -285,11 +286,6 @@ TEST(MergeBlocksTest, StraightLineChainsBecomeOneBlockAndLoopsKeepTheirShape) {
   EXPECT_FALSE(ir::MergeBlocks(diamond).changed);
 }
 
-bool IsComparisonOp(uint16_t op) {
-  return (op >= spv::OpIEqual && op <= spv::OpSLessThanEqual) ||
-         (op >= spv::OpFOrdEqual && op <= spv::OpFUnordGreaterThanEqual);
-}
-
 bool Reads(const ir::Module& module, const ir::Instruction& inst, ir::ValueId v) {
   if (inst.op == spv::OpPhi) return false;  // a phi reads at the end of a predecessor
   auto operands = module.Operands(inst);
@@ -302,11 +298,11 @@ size_t ComparisonsAwayFromTheirUse(const ir::Module& module) {
   size_t away = 0;
   for (const ir::Block& block : module.function.blocks)
     for (size_t i = 0; i + 1 < block.instructions.size(); ++i) {
-      if (!IsComparisonOp(block.instructions[i].op) || block.instructions[i].result == ir::kNone) continue;
+      if (!ir::IsComparison(block.instructions[i].op) || block.instructions[i].result == ir::kNone) continue;
       for (size_t j = i + 1; j < block.instructions.size(); ++j) {
         if (Reads(module, block.instructions[j], block.instructions[i].result) || j + 1 == block.instructions.size())
           break;
-        if (!IsComparisonOp(block.instructions[j].op)) {
+        if (!ir::IsComparison(block.instructions[j].op)) {
           ++away;
           break;
         }

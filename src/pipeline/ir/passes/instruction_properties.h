@@ -2,6 +2,8 @@
 // (so two equal ones compute the same value: CSE), and whether it can be deleted when its result is unused (DCE).
 #pragma once
 
+#include <spirv/unified1/spirv.hpp>
+
 #include "pipeline/ir/module.h"
 
 namespace crashtest::ir {
@@ -26,5 +28,9 @@ bool WritesUniformMemory(const Module& module);
 // the same value, so CSE may merge them, as SPIRV-Tools' value numbering does for read-only pointers. The
 // HelperInvocation built-in is excluded: demotion changes it ("Volatile" in SPIR-V 1.6).
 bool IsReadOnlyLoad(const Module& module, const Instruction& inst, bool uniformReadOnly);
+
+// The integer and float comparisons (OpIEqual through OpFUnordGreaterThanEqual, contiguous in SPIR-V's numbering):
+// a boolean from two numbers.
+inline bool IsComparison(uint16_t op) { return op >= spv::OpIEqual && op <= spv::OpFUnordGreaterThanEqual; }
 
 }  // namespace crashtest::ir

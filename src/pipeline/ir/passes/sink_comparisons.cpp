@@ -2,24 +2,9 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include "pipeline/ir/passes/instruction_properties.h"
+
 namespace crashtest::ir {
-
-namespace {
-
-bool IsComparison(uint16_t op) {
-  switch (op) {
-    case spv::OpIEqual: case spv::OpINotEqual: case spv::OpUGreaterThan: case spv::OpSGreaterThan:
-    case spv::OpUGreaterThanEqual: case spv::OpSGreaterThanEqual: case spv::OpULessThan: case spv::OpSLessThan:
-    case spv::OpULessThanEqual: case spv::OpSLessThanEqual: case spv::OpFOrdEqual: case spv::OpFUnordEqual:
-    case spv::OpFOrdNotEqual: case spv::OpFUnordNotEqual: case spv::OpFOrdLessThan: case spv::OpFUnordLessThan:
-    case spv::OpFOrdGreaterThan: case spv::OpFUnordGreaterThan: case spv::OpFOrdLessThanEqual:
-    case spv::OpFUnordLessThanEqual: case spv::OpFOrdGreaterThanEqual: case spv::OpFUnordGreaterThanEqual:
-      return true;
-    default: return false;
-  }
-}
-
-}  // namespace
 
 bool SinkComparisons(Module& module) {
   bool changed = false;
