@@ -225,6 +225,21 @@ void Builder::AssignResults() {
     }
 }
 
+void Builder::FindOnlyAccessedPointers() {
+  std::vector<uint8_t> uses(m_.values.size(), 0);  // bit 0: the pointer of a load or store; bit 1: anything else
+  for (const ir::Block& block : m_.function.blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      auto values = m_.Operands(inst).first(inst.valueCount);
+      for (size_t k = 0; k < values.size(); ++k) {
+        const bool access = k == 0 && (inst.op == spv::OpLoad || inst.op == spv::OpStore);
+        uses[values[k]] |= access ? 1 : 2;
+      }
+    }
+  for (size_t v = 0; v < uses.size(); ++v) onlyAccessed_[v] = uses[v] == 1;
+  for (size_t v = 0; v < m_.values.size(); ++v)
+    if (m_.values[v].kind == ir::ValueKind::Global) uniformPointer_[v] = true;
+}
+
 // Structured order: a depth-first walk that visits a header's merge block first and its continue target next, so
 // in reverse post-order everything inside a construct comes before its merge block and a loop's continue
 // construct after its body. Only loop back edges then point backwards.
@@ -281,6 +296,7 @@ bool Builder::Run() {
   const uint32_t fixedSlots = x_.slotCount;
   x_.constantWords.resize(fixedSlots, 0);
   AssignResults();
+  FindOnlyAccessedPointers();
   OrderBlocks();
   x_.blocks.resize(order_.size());
   for (uint32_t i = 0; i < order_.size(); ++i)

@@ -26,7 +26,8 @@ class Builder {
  public:
   Builder(const ir::Module& module, Executable& out, std::string* message)
       : m_(module), x_(out), message_(message), layout_(module), slot_(module.values.size(), kNone),
-        patchedGlobal_(module.values.size(), false) {}
+        patchedGlobal_(module.values.size(), false), onlyAccessed_(module.values.size(), false),
+        uniformPointer_(module.values.size(), false), fusedChain_(module.values.size(), kNone) {}
 
   bool Run();
 
@@ -55,6 +56,7 @@ class Builder {
   bool AddLocations(const ir::Global& global, ir::TypeId type, uint32_t* location, uint32_t word,
                     std::vector<InterfaceSlot>* out);
   void AssignResults();
+  void FindOnlyAccessedPointers();
   void OrderBlocks();
   bool EmitBlock(ir::BlockId irBlock);
   bool EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uint32_t irIndex);
@@ -93,6 +95,14 @@ class Builder {
   // Pointers into explicit memory that point at a matrix (or an array of them, or a row-major matrix's column):
   // the matrix layout (type_layout.h) their access chain passed through, which the pointer type does not carry.
   std::unordered_map<ir::ValueId, uint32_t> matrixLayouts_;
+  // Fusion of buffer accesses with their address (ops_fused_memory.cpp). onlyAccessed_: values used only as the
+  // pointer of loads and stores. uniformPointer_: pointers the same in every lane and fixed before the dispatch
+  // runs (globals, and globals plus constant indices). fusedChain_: an access chain `global[i]` emitted as no
+  // operation of its own; its loads and stores compute the address: the index of {the global's pointer slot, the
+  // chain's extra} in Executable::extra.
+  std::vector<bool> onlyAccessed_;
+  std::vector<bool> uniformPointer_;
+  std::vector<uint32_t> fusedChain_;
 };
 
 }  // namespace crashtest::execution::builder

@@ -31,7 +31,8 @@ bool Builder::EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::Valu
   OpHandler fn = store ? ops::Store(storageClass) : ops::Load(storageClass);
   if (fn == nullptr) return Fail(inst, store ? "a store to this storage class:" : "a load from this storage class:");
   uint32_t access = 0;
-  if (IsExplicit(storageClass)) {
+  const bool explicitLayout = IsExplicit(storageClass);
+  if (explicitLayout) {
     std::string why;
     // A pointer to a matrix carries no MatrixStride of its own; the access chain that produced it recorded it.
     uint32_t matrixLayout = 0;
@@ -41,6 +42,19 @@ bool Builder::EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::Valu
     if (access == kNone) return Fail(inst, (why + " in").c_str());
   } else if (!IsPrivateMemory(storageClass) && storageClass != spv::StorageClassWorkgroup) {
     return Fail(inst, "a memory access of this storage class in");
+  }
+  if (explicitLayout && fusedChain_[pointer] != kNone) {
+    // `global[i]` of one word, its address computed here (EmitAccessChain emitted nothing for it).
+    fn = store ? ops::StoreElement(storageClass) : ops::LoadElement(storageClass);
+    Emit(fn, resultSlot, slot_[pointer], valueSlot, fusedChain_[pointer], slots, access);
+    return true;
+  }
+  if (!store && uniformPointer_[pointer]) {
+    if (explicitLayout) {
+      if (OpHandler fixed = ops::LoadFixed(storageClass)) fn = fixed;
+    } else if (IsPrivateMemory(storageClass)) {
+      fn = &ops::LoadPrivateFixed;
+    }
   }
   Emit(fn, resultSlot, slot_[pointer], valueSlot, 0, slots, access);
   return true;
@@ -172,11 +186,23 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
     x_.constantWords[constant] = static_cast<uint32_t>(value);
     x_.constantWords[constant + 1] = static_cast<uint32_t>(value >> 32);
     slot_[inst.result] = constant;
+    uniformPointer_[inst.result] = true;
     return true;
   }
   // A global's pointer is the same in every lane: with one 32-bit index the common form applies.
   const bool uniformBase = m_.values[base].kind == ir::ValueKind::Global && terms.size() == 1 &&
                            TypeOf(terms[0].first).width == 32 && terms[0].second <= UINT32_MAX;
+  // Used only by loads and stores of one 32-bit word: they compute the address themselves (LoadElement and
+  // StoreElement check the whole subgroup's range once and copy a row when the lanes' elements are consecutive).
+  const ir::Type& pointee = m_.types[m_.types[inst.type].element];
+  if (uniformBase && explicitLayout && storageClass != spv::StorageClassPhysicalStorageBuffer &&
+      onlyAccessed_[inst.result] && (pointee.kind == ir::TypeKind::Int || pointee.kind == ir::TypeKind::Float) &&
+      pointee.width == 32) {
+    fusedChain_[inst.result] = static_cast<uint32_t>(x_.extra.size());
+    x_.extra.push_back(slot_[base]);
+    x_.extra.push_back(firstExtra);
+    return true;
+  }
   Emit(uniformBase ? &ops::AccessChainUniformBase : &ops::AccessChain, slot_[inst.result], slot_[base], 0, 0, 0,
        firstExtra);
   return true;

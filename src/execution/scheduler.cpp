@@ -24,6 +24,13 @@ int64_t NowNs() {
 class WorkgroupRunner {
  public:
   explicit WorkgroupRunner(const DispatchContext& context) : c_(context), x_(*context.exe) {
+    // Each participant reads its own copy of the context and of a small buffer table: the shared ones sit next to
+    // memory other threads write (the dispatch's counters on the submitting thread's stack, other heap blocks),
+    // and every buffer access reads them.
+    if (c_.bufferCount <= kPrivateBufferTable) {
+      buffers_.assign(c_.buffers, c_.buffers + c_.bufferCount);
+      c_.buffers = buffers_.data();
+    }
     const uint32_t w = c_.width;
     invocations_ = x_.localSize[0] * x_.localSize[1] * x_.localSize[2];
     const uint32_t count = (invocations_ + w - 1) / w;
@@ -177,7 +184,9 @@ class WorkgroupRunner {
     }
   }
 
-  const DispatchContext& c_;
+  static constexpr uint32_t kPrivateBufferTable = 256;
+  DispatchContext c_;
+  std::vector<BufferRange> buffers_;
   const Executable& x_;
   uint32_t invocations_ = 0;
   std::vector<uint32_t> regs_, priv_, shared_, masks_;

@@ -19,6 +19,9 @@ namespace crashtest::execution::ops {
 namespace {
 
 constexpr uint64_t kOffsetMask = (uint64_t{1} << 40) - 1;
+// Byte offsets in a descriptor from 2^39 on are negative ones (a pointer stepped before its descriptor's start
+// borrows from the slot bits): ranges are far smaller than 512 GiB.
+constexpr uint64_t kNegativeOffsets = uint64_t{1} << 39;
 
 uint64_t PointerOf(const SubgroupState& s, uint32_t slot, uint32_t lane) {
   const uint32_t* p = s.Slot(slot);
@@ -64,8 +67,14 @@ std::byte* Resolve(SubgroupState& s, const Op& op, uint32_t storageClass, uint64
     }
     return s.cachedRange.host + (p - s.cachedRange.base);
   }
-  const uint32_t slot = static_cast<uint32_t>(p >> 40);
-  const uint64_t offset = p & kOffsetMask;
+  uint32_t slot = static_cast<uint32_t>(p >> 40);
+  uint64_t offset = p & kOffsetMask;
+  if (offset >= kNegativeOffsets) {
+    // An index before the start of the range: the negative offset borrowed from the descriptor slot above it
+    // (no range is that large). The fault names the address before the descriptor's own.
+    ++slot;
+    offset -= uint64_t{1} << 40;  // two's complement: the address arithmetic below wraps back below the base
+  }
   if (slot < s.dispatch->bufferCount) {
     const BufferRange& range = s.dispatch->buffers[slot];
     if (range.data != nullptr && bytes <= range.size && offset <= range.size - bytes) return range.data + offset;
