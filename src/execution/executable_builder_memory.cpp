@@ -3,6 +3,8 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
+
 #include "execution/ops/ops.h"
 
 namespace crashtest::execution::builder {
@@ -43,8 +45,8 @@ bool Builder::EmitMemoryAccess(const ir::Instruction& inst, bool store, ir::Valu
   } else if (!IsPrivateMemory(storageClass) && storageClass != spv::StorageClassWorkgroup) {
     return Fail(inst, "a memory access of this storage class in");
   }
-  if (explicitLayout && fusedChain_[pointer] != kNone) {
-    // `global[i]` of one word, its address computed here (EmitAccessChain emitted nothing for it).
+  if (fusedChain_[pointer] != kNone) {
+    // `global[i]`, its address computed here (EmitAccessChain emitted nothing for it).
     fn = store ? ops::StoreElement(storageClass) : ops::LoadElement(storageClass);
     Emit(fn, resultSlot, slot_[pointer], valueSlot, fusedChain_[pointer], slots, access);
     return true;
@@ -198,6 +200,17 @@ bool Builder::EmitAccessChain(const ir::Instruction& inst, std::span<const uint3
   if (uniformBase && explicitLayout && storageClass != spv::StorageClassPhysicalStorageBuffer &&
       onlyAccessed_[inst.result] && (pointee.kind == ir::TypeKind::Int || pointee.kind == ir::TypeKind::Float) &&
       pointee.width == 32) {
+    fusedChain_[inst.result] = static_cast<uint32_t>(x_.extra.size());
+    x_.extra.push_back(slot_[base]);
+    x_.extra.push_back(firstExtra);
+    return true;
+  }
+  // A workgroup variable's element through 32-bit indices: likewise, for a value of any size.
+  const bool narrowTerms = std::all_of(terms.begin(), terms.end(), [&](const auto& term) {
+    return TypeOf(term.first).width == 32 && term.second <= UINT32_MAX;
+  });
+  if (storageClass == spv::StorageClassWorkgroup && m_.values[base].kind == ir::ValueKind::Global && narrowTerms &&
+      onlyAccessed_[inst.result] && layout_.Slots(m_.types[inst.type].element) != 0) {
     fusedChain_[inst.result] = static_cast<uint32_t>(x_.extra.size());
     x_.extra.push_back(slot_[base]);
     x_.extra.push_back(firstExtra);

@@ -2,7 +2,7 @@
 // stores, and loads through pointers fixed before the dispatch (uniform members, push constants). The fast forms
 // (one range check per subgroup, one row copied for consecutive lanes) must give exactly what the general per-lane
 // path gives: the same values for consecutive, gathered and scattered elements at every subgroup size and with
-// subgroups cut short, and the same faults (kind, address, invocation, operation) for an index outside the range.
+// subgroups cut short, for buffers and workgroup memory, and the same faults (kind, address, invocation, operation) for an index outside the range.
 #include <gtest/gtest.h>
 
 #include <spirv/unified1/spirv.hpp>
@@ -39,7 +39,9 @@ Outcome Dispatch(const Executable& exe, uint32_t width, int32_t shift, OutOfRang
                  std::vector<uint32_t>(kCount, poison),
                  std::vector<uint32_t>(kCount / 4, poison),
                  std::vector<uint32_t>(kCount, poison),
-                 {std::bit_cast<uint32_t>(kScale), kCount, 0, 0}};
+                 {std::bit_cast<uint32_t>(kScale), kCount, 0, 0},
+                 std::vector<uint32_t>(kCount, poison),
+                 std::vector<uint32_t>(kCount, poison)};
   const uint32_t groups[3] = {kInvocations / kLocalSize, 1, 1};
   run.outcome = RunShader(exe, run.buffers, width, 2, groups,
                           {static_cast<uint32_t>(shift), std::bit_cast<uint32_t>(kBias)}, mode);
@@ -61,6 +63,8 @@ TEST_P(FusedAccess, ConsecutiveGatheredAndScatteredElementsMatchAScalarReference
     ASSERT_EQ(At(run.buffers[2], i), Value(i) * kScale + kBias) << "doubled[" << i << "]";
     ASSERT_EQ(At(run.buffers[3], i), Value(Perm(i))) << "gathered[" << i << "]";
     ASSERT_EQ(At(run.buffers[5], i), Value(i)) << "shifted[" << i << "]";
+    ASSERT_EQ(run.buffers[7][i], i % kLocalSize + 1000) << "lineRead[" << i << "]";
+    ASSERT_EQ(run.buffers[8][i], kLocalSize - 1 - i % kLocalSize + 2000) << "tileRead[" << i << "]";
   }
   for (uint32_t j = 0; j < kCount / 4; ++j) EXPECT_EQ(run.buffers[4][j], 4 * j + 3) << "lastWriter[" << j << "]";
 }
@@ -99,6 +103,16 @@ TEST_P(FusedAccess, RobustAccessReadsZeroOutsideTheRange) {
       const float expected = source < 0 || source >= kCount ? 0.0f : Value(static_cast<uint32_t>(source));
       ASSERT_EQ(At(run.buffers[5], i), expected) << "shifted[" << i << "] with shift " << shift;
       ASSERT_EQ(At(run.buffers[2], i), Value(i) * kScale + kBias);
+      // Workgroup memory outside its variable is undefined in SPIR-V: a GPU reads whatever its shared memory holds
+      // there. crashtest reads the workgroup's own words, or zero outside them, never the host's memory.
+      const int64_t local = int64_t{i % kLocalSize} + shift;
+      const uint32_t read = run.buffers[7][i];
+      if (local >= 0 && local < kLocalSize) {
+        ASSERT_EQ(read, static_cast<uint32_t>(local) + 1000) << "lineRead[" << i << "] with shift " << shift;
+      } else {
+        const bool own = read == 0 || (read >= 1000 && read < 1000 + kLocalSize) || (read >= 2000 && read < 2000 + kLocalSize);
+        ASSERT_TRUE(own) << "lineRead[" << i << "] = " << read << " with shift " << shift;
+      }
     }
   }
 }

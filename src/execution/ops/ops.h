@@ -51,10 +51,10 @@ void ArrayLength(const Op& op, SubgroupState& s);
 void PointerCompare(const Op& op, SubgroupState& s);  // OpPtrEqual (aux 0) / OpPtrNotEqual (aux 1): (a == b) ^ aux
 void PointerDiff(const Op& op, SubgroupState& s);     // OpPtrDiff: dst (aux slots) = (a - b) / n, signed
 OpHandler Atomic(uint32_t spvOp, uint32_t storageClass, Scalar kind);
-// ops_fused_memory.cpp: buffer accesses fused with their address. LoadElement/StoreElement: one 32-bit word at
-// `global[i]`; a = the access chain's own slot (written only when the general path runs), b = the value stored,
-// c = the index in Executable::extra of {the global's pointer slot, the chain's extra (AccessChainUniformBase's)},
-// aux = the access. LoadFixed: a = a pointer slot the same in every lane (a global's, or one plus constant
+// ops_fused_memory.cpp: memory accesses fused with their address. LoadElement/StoreElement: for buffers, one
+// 32-bit word at `global[i]`; for workgroup memory, op.n words through any chain of 32-bit indices. a = the access
+// chain's own slot (written only when the general path runs), b = the value stored, c = the index in
+// Executable::extra of {the global's pointer slot, the chain's extra (AccessChain's)}, aux = the access (buffers). LoadFixed: a = a pointer slot the same in every lane (a global's, or one plus constant
 // indices), aux = the access.
 OpHandler LoadElement(uint32_t storageClass);
 OpHandler StoreElement(uint32_t storageClass);

@@ -4,6 +4,10 @@
 //                               stride. The access chain is never run on its own: the access checks the largest
 //                               index against the descriptor's range once, then copies. Lanes whose indices are
 //                               consecutive with a 4-byte stride (`x[gl_GlobalInvocationID.x]`) copy one row.
+//   LoadSharedElement /         `shared[i][j]...`: workgroup memory through a chain of 32-bit indices. Each index's
+//   StoreSharedElement          bound over the subgroup is taken once; when the furthest word the bounds allow is
+//                               inside the workgroup's memory, every lane's word offset is exact in 32 bits and
+//                               in range, and the access copies without a check per lane.
 //   LoadFixed                   a pointer the same in every lane and known before the dispatch runs (push-constant
 //                               and uniform members, a buffer's fixed element): resolved once, each word read once.
 //
@@ -159,6 +163,67 @@ void LoadFixed(const Op& op, SubgroupState& s) {
   }
 }
 
+// Word offsets into workgroup memory for a fused chain (Op::c as for Element; the chain is AccessChain's, every
+// index 32-bit with a stride below 2^32): true when every active lane's `op.n` words are inside the workgroup's
+// memory, with the offsets in `at` (inactive lanes get the chain's start, also inside).
+bool SharedOffsets(const Op& op, const SubgroupState& s, uint32_t* at) {
+  const uint32_t w = s.width;
+  const uint32_t* fused = s.exe->extra.data() + op.c;
+  const uint32_t* chain = s.exe->extra.data() + fused[1];
+  const uint32_t* base = s.Slot(fused[0]);  // a workgroup variable's word offset: the same in every lane
+  const uint64_t start = uint64_t{base[0]} + Join(chain[1], chain[2]);
+  if (base[w] != 0 || start > UINT32_MAX) return false;
+  uint64_t reach = start;  // at least every active lane's offset
+  for (uint32_t l = 0; l < w; ++l) at[l] = static_cast<uint32_t>(start);
+  for (uint32_t t = 0; t < chain[0]; ++t) {
+    const uint32_t* term = chain + 3 + 4 * t;
+    const uint32_t* index = s.Slot(term[0]);
+    const uint32_t stride = term[2];
+    uint32_t bound = 0;
+    for (uint32_t l = 0; l < w; ++l) bound |= index[l] & s.laneMask[l];
+    // A negative index is a huge unsigned bound: the general path decides it.
+    reach += uint64_t{bound} * stride;
+    if (reach > UINT32_MAX) return false;
+    for (uint32_t l = 0; l < w; ++l) at[l] += (index[l] & s.laneMask[l]) * stride;
+  }
+  return reach + op.n <= s.exe->sharedWords;
+}
+
+void LoadSharedElement(const Op& op, SubgroupState& s) {
+  uint32_t at[kMaxSubgroupWidth];
+  if (!SharedOffsets(op, s, at)) [[unlikely]] {
+    RunChain(op, s);
+    Load(spv::StorageClassWorkgroup)(op, s);
+    return;
+  }
+  const uint32_t w = s.width;
+  uint32_t* d = s.Slot(op.dst);
+  for (uint32_t k = 0; k < op.n; ++k) {
+    uint32_t* row = d + size_t{k} * w;
+    const uint32_t* shared = s.shared + k;
+    if (s.full) {
+      for (uint32_t l = 0; l < w; ++l) row[l] = shared[at[l]];
+    } else {
+      for (uint32_t l = 0; l < w; ++l) row[l] = Blend(s.laneMask[l], shared[at[l]], row[l]);
+    }
+  }
+}
+
+void StoreSharedElement(const Op& op, SubgroupState& s) {
+  uint32_t at[kMaxSubgroupWidth];
+  if (!SharedOffsets(op, s, at)) [[unlikely]] {
+    RunChain(op, s);
+    Store(spv::StorageClassWorkgroup)(op, s);
+    return;
+  }
+  const uint32_t w = s.width;
+  const uint32_t* v = s.Slot(op.b);
+  // Lanes in increasing order, as on the general path: the highest lane's value stays.
+  ForEachLane(s.active, [&](uint32_t l) {
+    for (uint32_t k = 0; k < op.n; ++k) s.shared[at[l] + k] = v[size_t{k} * w + l];
+  });
+}
+
 }  // namespace
 
 // Private memory at a pointer the same in every lane (a variable's own, or one plus constant indices): the value's
@@ -182,6 +247,7 @@ void LoadPrivateFixed(const Op& op, SubgroupState& s) {
 
 OpHandler LoadElement(uint32_t storageClass) {
   switch (storageClass) {
+    case spv::StorageClassWorkgroup: return &LoadSharedElement;
     case spv::StorageClassStorageBuffer: return &LoadElement<spv::StorageClassStorageBuffer>;
     case spv::StorageClassUniform: return &LoadElement<spv::StorageClassUniform>;
     case spv::StorageClassPushConstant: return &LoadElement<spv::StorageClassPushConstant>;
@@ -191,6 +257,7 @@ OpHandler LoadElement(uint32_t storageClass) {
 
 OpHandler StoreElement(uint32_t storageClass) {
   switch (storageClass) {
+    case spv::StorageClassWorkgroup: return &StoreSharedElement;
     case spv::StorageClassStorageBuffer: return &StoreElement<spv::StorageClassStorageBuffer>;
     case spv::StorageClassUniform: return &StoreElement<spv::StorageClassUniform>;
     default: return nullptr;

@@ -10,13 +10,25 @@ layout(set = 0, binding = 3) buffer Gathered { float gathered[]; };
 layout(set = 0, binding = 4) buffer LastWriter { uint lastWriter[]; };
 layout(set = 0, binding = 5) buffer Shifted { float shifted[]; };
 layout(set = 0, binding = 6) uniform Params { float scale; uint count; } params;
+layout(set = 0, binding = 7) buffer LineRead { uint lineRead[]; };
+layout(set = 0, binding = 8) buffer TileRead { uint tileRead[]; };
 layout(push_constant) uniform Push { int shift; float bias; } pc;
 
+shared uint line[96];     // one word per invocation of the workgroup
+shared uint tile[4][24];  // the same, as a two-index chain
+
 void main() {
+  uint local = gl_LocalInvocationIndex;
+  line[local] = local + 1000u;
+  tile[local / 24u][local % 24u] = local + 2000u;
+  barrier();
   uint i = gl_GlobalInvocationID.x;
   if (i >= params.count) return;
   doubled[i] = values[i] * params.scale + pc.bias;
   gathered[i] = values[perm[i]];
   lastWriter[i / 4u] = i;  // four lanes write each word: the highest invocation's value stays
   shifted[i] = values[int(i) + pc.shift];
+  lineRead[i] = line[int(local) + pc.shift];  // outside the array at an end: reads zero
+  uint mirror = 95u - local;
+  tileRead[i] = tile[mirror / 24u][mirror % 24u];
 }
