@@ -298,6 +298,7 @@ bool Builder::Run() {
   AssignResults();
   FindOnlyAccessedPointers();
   OrderBlocks();
+  CoalesceLoopPhis();
   x_.blocks.resize(order_.size());
   for (uint32_t i = 0; i < order_.size(); ++i)
     if (!EmitBlock(order_[i])) return false;
@@ -340,6 +341,7 @@ uint32_t Builder::AddEdge(ir::BlockId from, ir::BlockId to) {
       const ir::ValueId source = operands[k];
       const uint32_t count = layout_.Slots(phi.type);
       if (slot_[phi.result] == kNone || slot_[source] == kNone || count == 0) break;
+      if (slot_[phi.result] == slot_[source]) break;  // the value was computed in the phi's slot (CoalesceLoopPhis)
       x_.copies.push_back(EdgeCopy{slot_[phi.result], slot_[source], count});
       total += count;
       const ir::Value& src = m_.values[source];

@@ -57,6 +57,7 @@ class Builder {
                     std::vector<InterfaceSlot>* out);
   void AssignResults();
   void FindOnlyAccessedPointers();
+  void CoalesceLoopPhis();  // executable_builder_phis.cpp
   void OrderBlocks();
   bool EmitBlock(ir::BlockId irBlock);
   bool EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uint32_t irIndex);
