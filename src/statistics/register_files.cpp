@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "statistics/expansion_temporaries.h"
+
 namespace crashtest::statistics {
 namespace {
 
@@ -152,8 +154,10 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     else files.vectorComponents[v] = components;
   }
   FreeExtractsWithinTheirComposites(module, liveness, files.vectorComponents);
+  const std::vector<uint32_t> temporaries =
+      model.expansionTemporaries != 0 ? ExpansionTemporaries(module, uniformity) : std::vector<uint32_t>();
   const analysis::Liveness::TwoPeaks peaks =
-      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents);
+      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents, temporaries);
   files.vectorDemand = peaks.first;
   files.scalarDemand = peaks.second;
   return files;

@@ -210,7 +210,8 @@ uint32_t Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<con
 }
 
 Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
-                                                   std::span<const uint32_t> second) const {
+                                                   std::span<const uint32_t> second,
+                                                   std::span<const uint32_t> firstTemporaries) const {
   // WalkPressure's walk with two sums: the same live set, each value weighted once per file.
   const auto& blocks = module.function.blocks;
   TwoPeaks peak;
@@ -253,6 +254,9 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
           sum2 += second[v];
         }
       });
+      // The expansion's temporaries are live with its operands, before the result is written.
+      if (!firstTemporaries.empty() && inst.result != kNone && firstTemporaries[inst.result] != 0)
+        peak.first = std::max(peak.first, sum1 + firstTemporaries[inst.result]);
     }
     live.Clear();
   }

@@ -40,12 +40,15 @@ class Liveness {
   // Only the peak of WithComponents(module, components).MaxLiveComponents(), without building the tables.
   uint32_t MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const;
   // The peaks of two weightings in one walk (the vector and scalar register files): the live sets are the same,
-  // so walking them once halves the cost of the two calls above.
+  // so walking them once halves the cost of the two calls above. `firstTemporaries[v]`, when given: components
+  // of the first file that the instruction defining `v` needs on top of everything live before it (the
+  // temporaries of an instruction the back end expands into a sequence), counted in the first peak only.
   struct TwoPeaks {
     uint32_t first = 0, second = 0;
   };
   TwoPeaks MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
-                                 std::span<const uint32_t> second) const;
+                                 std::span<const uint32_t> second,
+                                 std::span<const uint32_t> firstTemporaries = {}) const;
 
  private:
   void ComputePressure(const ir::Module& module, std::span<const uint32_t> components);

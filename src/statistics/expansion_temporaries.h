@@ -1,0 +1,31 @@
+// Vector registers that an instruction the back end expands into a sequence needs on top of its operands while
+// the sequence runs (machine model expansionTemporaries). Modelled after RADV/ACO (NIR's lowering passes, ACO's
+// instruction selection), checked against ACO's register-allocated code on navi21:
+//
+// - A subgroup reduction or scan of a divergent value (OpGroupNonUniform* arithmetic, Reduce, InclusiveScan,
+//   ExclusiveScan, ClusteredReduce) is ACO's p_reduce / p_inclusive_scan / p_exclusive_scan: the operand is
+//   copied into a temporary (a linear VGPR, `tmp`) that the DPP steps reduce in place, and a reduction across
+//   rows of 16 lanes (clusters of 32 or the whole subgroup) needs a second one (`vtmp`) for v_permlanex16; the
+//   result takes tmp's register. Boolean (lane mask) reductions are scalar and need none.
+// - An atomic add, min, max, and, or or xor of a divergent value at a uniform address becomes a subgroup
+//   reduction of the value and one atomic from a single lane (nir_opt_uniform_atomics): the reduction's two
+//   temporaries, as above.
+// - An integer division or remainder by a value that is not a constant is lowered by nir_lower_idiv to a float
+//   reciprocal refined by multiplications: the reciprocal, the quotient and a product are live with the
+//   operands (unsigned: 3), and the signed forms divide the operands' absolute values (4: |n|, |d|, the
+//   quotient and a product, the operands kept for the result's sign).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pipeline/analysis/uniformity.h"
+#include "pipeline/ir/module.h"
+
+namespace crashtest::statistics {
+
+// Per value: vector components its defining instruction needs as temporaries (0 for most). Empty when no
+// instruction needs any.
+std::vector<uint32_t> ExpansionTemporaries(const ir::Module& module, const analysis::Uniformity& uniformity);
+
+}  // namespace crashtest::statistics
