@@ -154,10 +154,10 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     else files.vectorComponents[v] = components;
   }
   FreeExtractsWithinTheirComposites(module, liveness, files.vectorComponents);
-  const std::vector<uint32_t> temporaries =
-      model.expansionTemporaries != 0 ? ExpansionTemporaries(module, uniformity) : std::vector<uint32_t>();
+  const ExpansionTemporaries temporaries =
+      model.expansionTemporaries != 0 ? FindExpansionTemporaries(module, uniformity) : ExpansionTemporaries();
   const analysis::Liveness::TwoPeaks peaks =
-      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents, temporaries);
+      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents, temporaries.View());
   files.vectorDemand = peaks.first;
   files.scalarDemand = peaks.second;
   return files;

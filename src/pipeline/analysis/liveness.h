@@ -40,15 +40,20 @@ class Liveness {
   // Only the peak of WithComponents(module, components).MaxLiveComponents(), without building the tables.
   uint32_t MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> components) const;
   // The peaks of two weightings in one walk (the vector and scalar register files): the live sets are the same,
-  // so walking them once halves the cost of the two calls above. `firstTemporaries[v]`, when given: components
-  // of the first file that the instruction defining `v` needs on top of everything live before it (the
-  // temporaries of an instruction the back end expands into a sequence), counted in the first peak only.
+  // so walking them once halves the cost of the two calls above.
   struct TwoPeaks {
     uint32_t first = 0, second = 0;
   };
+  // Registers of the first file that are not SSA values: the temporaries of instructions a back end expands into
+  // a sequence (statistics/expansion_temporaries.h). Each span is empty or sized as its index says.
+  struct Temporaries {
+    std::span<const uint32_t> atDefinition;      // per value: live with the operands of the instruction defining it
+    std::span<const uint32_t> beforeDefinition;  // per value: live from its block's start up to that instruction
+    std::span<const uint32_t> throughBlock;      // per block: live through the whole block
+    std::span<const uint32_t> atBlockEnd;        // per block: live out of it (defined before its branch)
+  };
   TwoPeaks MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
-                                 std::span<const uint32_t> second,
-                                 std::span<const uint32_t> firstTemporaries = {}) const;
+                                 std::span<const uint32_t> second, const Temporaries& firstTemporaries = {}) const;
 
  private:
   void ComputePressure(const ir::Module& module, std::span<const uint32_t> components);
