@@ -88,6 +88,7 @@ ExpansionTemporaries FindExpansionTemporaries(const ir::Module& module, const an
   // A reduction's linear temporaries (see the header).
   auto reduction = [&](ir::BlockId b, ir::ValueId result, uint32_t components) {
     start();
+    t.most = std::max(t.most, components);
     t.atDefinition[result] = std::max(t.atDefinition[result], components);
     const ir::BlockId header = nesting.outerHeader[b];
     if (header == ir::kNone) return;
@@ -121,6 +122,7 @@ ExpansionTemporaries FindExpansionTemporaries(const ir::Module& module, const an
         if (scalar.width != 32) continue;  // 64-bit division is a different sequence
         start();
         t.atDefinition[inst.result] = inst.op == spv::OpUDiv || inst.op == spv::OpUMod ? 3 : 4;
+        t.most = std::max(t.most, t.atDefinition[inst.result]);
       }
     }
   return t;

@@ -30,6 +30,7 @@ namespace crashtest::statistics {
 
 struct ExpansionTemporaries {
   bool any = false;
+  uint32_t most = 0;  // the largest count of any kind below
   std::vector<uint32_t> atDefinition;      // per value
   std::vector<uint32_t> beforeDefinition;  // per value
   std::vector<uint32_t> throughBlock;      // per block

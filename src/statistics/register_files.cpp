@@ -159,6 +159,7 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
   const analysis::Liveness::TwoPeaks peaks =
       liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents, temporaries.View());
   files.vectorDemand = peaks.first;
+  files.temporaries = temporaries.most;
   files.scalarDemand = peaks.second;
   return files;
 }

@@ -218,6 +218,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays and held outputs or to spill.
     vectorPeak = files.vectorDemand;
+    stats.temporaryRegisters = files.temporaries;
     if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
       vectorLiveness = &splitLiveness;

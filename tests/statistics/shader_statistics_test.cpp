@@ -231,7 +231,8 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
       EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
     }
     EXPECT_GE(s.registerDemand, s.heldOutputRegisters);
-    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters);
+    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters +
+                                    s.temporaryRegisters);
     // Compute stages have no outputs to hold.
     if (stage == VK_SHADER_STAGE_COMPUTE_BIT) {
       EXPECT_EQ(s.heldOutputRegisters, 0u);
@@ -571,6 +572,8 @@ TEST(ExpansionTemporaries, ExpandedInstructionsHoldTheirSequencesTemporaries) {
   EXPECT_EQ(division.registerDemand, 9u);
   EXPECT_EQ(plainDivision.registersAllocated, 8u);
   EXPECT_EQ(division.registersAllocated, 16u);
+  EXPECT_EQ(division.temporaryRegisters, 4u);
+  EXPECT_EQ(plainDivision.temporaryRegisters, 0u);
   // reduce_subgroup.comp's subgroupAdd of a divergent value: the operand's copy and the cross-row temporary
   // (ACO's p_reduce tmp and vtmp; 5 VGPRs used).
   auto [reduce, plainReduce] = both("reduce_subgroup.comp.spv");
