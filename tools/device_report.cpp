@@ -150,6 +150,7 @@ Json DescribeMachine(const MachineModel& m) {
           {"loadSchedulingRegisters", m.loadSchedulingRegisters},
           {"vertexStageInputRegisters", m.vertexStageInputRegisters},
           {"geometryVerticesHeld", m.geometryVerticesHeld},
+          {"expansionTemporaries", m.expansionTemporaries},
           {"statisticDialect", StatisticDialectName(m.dialect)},
           {"latency",
            {{"alu", l.alu},

@@ -90,7 +90,7 @@ void PrintVerbose(const Json& d, std::ostream& out) {
       << m["loopUnrollIterationsForLoads"].dump() << " with loads to overlap); loads scheduled up to "
       << m["loadSchedulingRegisters"].dump() << " registers; " << m["vertexStageInputRegisters"].dump()
       << " input registers in vertex-stage waves; geometry vertices held "
-      << m["geometryVerticesHeld"].dump() << "\n"
+      << m["geometryVerticesHeld"].dump() << "; expansion temporaries " << m["expansionTemporaries"].dump() << "\n"
       << "      statistics dialect: " << m["statisticDialect"].get<std::string>() << '\n'
       << "      latency (cycles):";
   for (const auto& [name, cycles] : m["latency"].items()) out << ' ' << name << ' ' << cycles.dump();

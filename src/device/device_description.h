@@ -92,6 +92,10 @@ struct MachineModel {
   // own registers: navi21's VGPRs grow with emitted vertices x output components). 0 = each EmitVertex consumes
   // the outputs (legacy geometry shaders' ring-buffer writes, Intel's URB writes).
   uint32_t geometryVerticesHeld = 0;
+  // 1: instructions the back end expands into a sequence hold that sequence's temporaries in vector registers on
+  // top of their operands (statistics/expansion_temporaries.h: RADV/ACO's subgroup reductions and scans, atomics
+  // at a uniform address made one per subgroup, integer division). 0 = not modelled.
+  uint32_t expansionTemporaries = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;
   LatencyTable latency;
 };

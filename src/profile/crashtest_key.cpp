@@ -157,6 +157,7 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
       {"loadSchedulingRegisters", &MachineModel::loadSchedulingRegisters},
       {"vertexStageInputRegisters", &MachineModel::vertexStageInputRegisters},
       {"geometryVerticesHeld", &MachineModel::geometryVerticesHeld},
+      {"expansionTemporaries", &MachineModel::expansionTemporaries},
   };
   struct LatencyField {
     std::string_view name;
@@ -173,7 +174,8 @@ bool ReadMachine(const ReadContext& ctx, const Json& machine, const std::string&
                           "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize",
                           "simdsPerCore", "scalarRegisterBudget", "scalarAllocationGranule",
                           "privateArrayRegisterLimit", "loopUnrollIterations", "loopUnrollIterationsForLoads",
-                          "loadSchedulingRegisters", "vertexStageInputRegisters", "geometryVerticesHeld", "statisticDialect",
+                          "loadSchedulingRegisters", "vertexStageInputRegisters", "geometryVerticesHeld", "expansionTemporaries",
+                          "statisticDialect",
                           "latency"});
   for (const Field& f : kFields)
     if (auto it = machine.find(f.name); it != machine.end())

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "statistics/expansion_temporaries.h"
+
 namespace crashtest::statistics {
 namespace {
 
@@ -106,6 +108,63 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
     if (sourceOf[v] != ir::kNone && covered[v]) vectorComponents[v] = 0;
 }
 
+// Channels of a storage image format (spv::ImageFormat); 4 for Unknown and the 64-bit formats (not trimmed).
+uint32_t FormatChannels(uint32_t format) {
+  switch (format) {
+    case spv::ImageFormatR32f: case spv::ImageFormatR16f: case spv::ImageFormatR16: case spv::ImageFormatR8:
+    case spv::ImageFormatR16Snorm: case spv::ImageFormatR8Snorm: case spv::ImageFormatR32i:
+    case spv::ImageFormatR16i: case spv::ImageFormatR8i: case spv::ImageFormatR32ui: case spv::ImageFormatR16ui:
+    case spv::ImageFormatR8ui:
+      return 1;
+    case spv::ImageFormatRg32f: case spv::ImageFormatRg16f: case spv::ImageFormatRg16: case spv::ImageFormatRg8:
+    case spv::ImageFormatRg16Snorm: case spv::ImageFormatRg8Snorm: case spv::ImageFormatRg32i:
+    case spv::ImageFormatRg16i: case spv::ImageFormatRg8i: case spv::ImageFormatRg32ui:
+    case spv::ImageFormatRg16ui: case spv::ImageFormatRg8ui:
+      return 2;
+    case spv::ImageFormatR11fG11fB10f: return 3;
+    default: return 4;
+  }
+}
+
+// A texel built only to be written to storage images holds only the channels of the images' formats: the back
+// end writes those (ACO's image_store with a dmask of the format's channels: memory_barriers.comp's
+// vec4(float(neighbour)) to an r32f image is `image_store v1 ... dmask:0x1`) and drops the other components.
+void TrimImageWriteTexels(const ir::Module& module, std::vector<uint32_t>& vectorComponents) {
+  std::vector<uint32_t> channels;
+  for (const ir::Block& block : module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      auto operands = module.Operands(inst);
+      if (inst.op == spv::OpImageWrite && inst.valueCount >= 3) {
+        const ir::ValueId texel = operands[2];
+        if (module.values[texel].kind != ir::ValueKind::Instruction || vectorComponents[texel] <= 1) continue;
+        const ir::Type& image = module.types[module.values[operands[0]].type];
+        const uint32_t n = image.kind == ir::TypeKind::Image ? FormatChannels(image.image[5]) : 4;
+        if (channels.empty()) channels.assign(module.values.size(), 0);
+        channels[texel] = std::max(channels[texel], n);
+        for (uint32_t k = 0; k < inst.valueCount; ++k)
+          if (k != 2 && !channels.empty()) channels[operands[k]] = 4;  // read otherwise: whole
+        continue;
+      }
+      if (channels.empty()) continue;
+      for (uint32_t k = 0; k < inst.valueCount; ++k) channels[operands[k]] = 4;
+    }
+  if (channels.empty()) return;
+  // A second pass: uses before the first image write were not seen as uses by other instructions.
+  for (const ir::Block& block : module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.op == spv::OpImageWrite) continue;
+      auto operands = module.Operands(inst);
+      for (uint32_t k = 0; k < inst.valueCount; ++k)
+        if (channels[operands[k]] != 0) channels[operands[k]] = 4;
+    }
+  for (ir::ValueId v = 0; v < channels.size(); ++v)
+    if (channels[v] != 0 && channels[v] < 4) {
+      const ir::Type& type = module.types[module.values[v].type];
+      if (type.kind == ir::TypeKind::Vector && module.types[type.element].width == 32)
+        vectorComponents[v] = std::min(vectorComponents[v], channels[v]);
+    }
+}
+
 }  // namespace
 
 bool HeldInScalarRegisters(const ir::Module& module, const analysis::Uniformity& uniformity,
@@ -151,10 +210,14 @@ RegisterFiles AssignRegisterFiles(const ir::Module& module, const analysis::Live
     else if (module.types[type].kind == ir::TypeKind::Bool) files.scalarComponents[v] = laneMask;
     else files.vectorComponents[v] = components;
   }
+  TrimImageWriteTexels(module, files.vectorComponents);
   FreeExtractsWithinTheirComposites(module, liveness, files.vectorComponents);
+  const ExpansionTemporaries temporaries =
+      model.expansionTemporaries != 0 ? FindExpansionTemporaries(module, uniformity) : ExpansionTemporaries();
   const analysis::Liveness::TwoPeaks peaks =
-      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents);
+      liveness.MaxLiveComponentsWith(module, files.vectorComponents, files.scalarComponents, temporaries.View());
   files.vectorDemand = peaks.first;
+  files.temporaries = temporaries.most;
   files.scalarDemand = peaks.second;
   return files;
 }

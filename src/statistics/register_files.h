@@ -25,6 +25,7 @@ struct RegisterFiles {
   std::vector<uint32_t> scalarComponents;  // per value: scalar registers (split only)
   uint32_t scalarDemand = 0;              // peak live scalar registers (0 without a scalar file)
   uint32_t vectorDemand = 0;              // peak live vector components (split only; the same walk as scalarDemand)
+  uint32_t temporaries = 0;               // most vector temporaries of an expanded instruction (in vectorDemand)
 };
 
 // Whether the instruction's result lives in scalar registers (and the instruction runs on the scalar unit).

@@ -91,6 +91,10 @@ std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const Mac
     Append(out, "; of the demand, up to %" PRIu64 " components are outputs held in registers for the export at the "
                 "end\n",
            stats.heldOutputRegisters);
+  if (stats.temporaryRegisters != 0)
+    Append(out, "; of the demand, up to %" PRIu64 " registers are temporaries of instructions the back end expands "
+                "(subgroup reductions, atomics at a uniform address, integer division)\n",
+           stats.temporaryRegisters);
   if (stats.arrayRegisters != 0)
     Append(out, "; of the demand, %" PRIu64 " components are dynamically indexed private arrays kept in registers "
                 "(limit %u components each)\n",

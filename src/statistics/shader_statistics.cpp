@@ -218,6 +218,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   if (files.split) {
     // The per-instruction tables of the vector file are needed only to place arrays and held outputs or to spill.
     vectorPeak = files.vectorDemand;
+    stats.temporaryRegisters = files.temporaries;
     if (!arrays.registerComponentsAt.empty() || vectorPeak > valueBudget) {
       splitLiveness = shader.liveness.WithComponents(module, files.vectorComponents);
       vectorLiveness = &splitLiveness;
@@ -237,7 +238,8 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
       // Held outputs alone on a split file: a walk of the blocks that hold them, not the full tables.
       : arrays.registerComponentsAt.empty() && vectorLiveness == &shader.liveness && files.split
           ? std::max(vectorPeak, PeakWithHeldOutputs(module, shader.liveness, files.vectorComponents, outputs))
-          : VectorDemand(module, *vectorLiveness, arrays, outputs);
+          // vectorPeak: the expansions' temporaries are only in the walk's peak, not in the tables.
+          : std::max<uint64_t>(vectorPeak, VectorDemand(module, *vectorLiveness, arrays, outputs));
   stats.registerBudget = model.registerBudget;
   stats.scheduledRegisterDemand = stats.registerDemand;
   if (stats.registerDemand < model.loadSchedulingRegisters) {

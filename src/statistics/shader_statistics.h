@@ -45,6 +45,7 @@ struct ShaderStatistics {
   uint64_t registerDemand = 0;      // peak live 32-bit components in vector registers (liveness), arrays included
   uint64_t arrayRegisters = 0;      // ... of which dynamically indexed private arrays kept in registers (peak)
   uint64_t heldOutputRegisters = 0;  // peak output components held for the export at the end (output_exports.h)
+  uint64_t temporaryRegisters = 0;   // most temporaries any expanded instruction adds (expansion_temporaries.h)
   uint64_t inputRegisters = 0;       // registers the hardware initialises at the wave's start (model, per stage)
   // The demand after the back end's scheduler keeps loads in flight (load_scheduling.h; = registerDemand when the
   // model does not schedule loads), and how many instructions it moved from above a load to below it.

@@ -164,6 +164,22 @@ TEST(OffsetRegistersTest, PointersWithDifferentDynamicIndicesHoldTheirOwn) {
   EXPECT_EQ(holders, 3u);
 }
 
+// atomics_all.comp reads samples[gid] and writes counters.slots[gid]: different buffers, both indexed by gid with a
+// stride of 4 (the slots' 44 bytes fold into the immediate), so NIR computes gid << 2 once and ACO keeps it (v0).
+TEST(OffsetRegistersTest, PointersIntoDifferentBuffersWithTheSameIndexAndStrideShareOneRegister) {
+  pipeline::CompiledShader compiled = MustCompile(CorpusWords("atomics_all.comp.spv"));
+  const ir::Module& module = compiled.module;
+  std::vector<ir::ValueId> dynamic;
+  for (const ir::Block& block : module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions)
+      if (inst.op == spv::OpAccessChain && module.types[inst.type].storageClass == spv::StorageClassStorageBuffer &&
+          !compiled.offsetRegisters.holderOf.empty() && compiled.offsetRegisters.holderOf[inst.result] != ir::kNone)
+        dynamic.push_back(inst.result);
+  ASSERT_EQ(dynamic.size(), 2u);  // samples[gid], counters.slots[gid]
+  EXPECT_TRUE(compiled.offsetRegisters.HoldsRegister(dynamic[0]));
+  EXPECT_EQ(compiled.offsetRegisters.holderOf[dynamic[1]], dynamic[0]);
+}
+
 TEST(VerifierTest, UseBeforeDefinitionIsCaught) {
   pipeline::CompiledShader compiled = MustCompile(CompilerTestWords("diamond.comp.spv"));
   ir::Module module = compiled.module;

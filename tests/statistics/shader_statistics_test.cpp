@@ -231,7 +231,8 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
       EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
     }
     EXPECT_GE(s.registerDemand, s.heldOutputRegisters);
-    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters);
+    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters +
+                                    s.temporaryRegisters);
     // Compute stages have no outputs to hold.
     if (stage == VK_SHADER_STAGE_COMPUTE_BIT) {
       EXPECT_EQ(s.heldOutputRegisters, 0u);
@@ -549,6 +550,60 @@ TEST(StageInterface, NggGeometryShadersHoldEveryEmittedVertexsOutputs) {
   EXPECT_EQ(legacy.registersAllocated, 16u);
   // Other models: EmitVertex consumes the outputs.
   EXPECT_EQ(BuiltinModel("intel-xe-igpu").geometryVerticesHeld, 0u);
+}
+
+TEST(ExpansionTemporaries, ExpandedInstructionsHoldTheirSequencesTemporaries) {
+  // On RDNA2 (RADV/ACO) an instruction lowered to a sequence needs registers beyond its operands and result while
+  // the sequence runs (statistics/expansion_temporaries.h). Each count below is the demand with the temporaries
+  // and without them (expansionTemporaries 0).
+  const MachineModel& amd = BuiltinModel("amd-rdna2");
+  ASSERT_EQ(amd.expansionTemporaries, 1u);
+  MachineModel without = amd;
+  without.expansionTemporaries = 0;
+  auto both = [&](const char* file) {
+    const pipeline::CompiledShader shader = CompileCorpus(file);
+    return std::pair(statistics::ComputeStatistics(shader, amd, VK_SHADER_STAGE_COMPUTE_BIT),
+                     statistics::ComputeStatistics(shader, without, VK_SHADER_STAGE_COMPUTE_BIT));
+  };
+  // control_flow.comp divides and takes the remainder by max(imm, 1), a divergent value: nir_lower_idiv's
+  // sequence holds |n|, |d|, the quotient and a product (ACO: v6-v10 with six values live, 11 VGPRs; RADV 16).
+  auto [division, plainDivision] = both("control_flow.comp.spv");
+  EXPECT_EQ(plainDivision.registerDemand, 6u);
+  EXPECT_EQ(division.registerDemand, 9u);
+  EXPECT_EQ(plainDivision.registersAllocated, 8u);
+  EXPECT_EQ(division.registersAllocated, 16u);
+  EXPECT_EQ(division.temporaryRegisters, 4u);
+  EXPECT_EQ(plainDivision.temporaryRegisters, 0u);
+  // reduce_subgroup.comp's subgroupAdd of a divergent value: the operand's copy and the cross-row temporary
+  // (ACO's p_reduce tmp and vtmp; 5 VGPRs used).
+  auto [reduce, plainReduce] = both("reduce_subgroup.comp.spv");
+  EXPECT_EQ(plainReduce.registerDemand, 3u);
+  EXPECT_EQ(reduce.registerDemand, 5u);
+  // atomics_all.comp's atomicMin/And/... of divergent values at uniform addresses become reductions
+  // (nir_opt_uniform_atomics): two more (ACO: 9, the reduction in v7 with v8 for the permute).
+  auto [atomics, plainAtomics] = both("atomics_all.comp.spv");
+  EXPECT_EQ(plainAtomics.registerDemand, 7u);
+  EXPECT_EQ(atomics.registerDemand, 9u);
+  EXPECT_EQ(atomics.registersAllocated, 16u);
+  // prefix_sum_subgroup.comp's exclusive scan inside `if (gl_SubgroupID == 0)`: its temporaries are defined
+  // before the branch and live through the load of its operand.
+  auto [scan, plainScan] = both("prefix_sum_subgroup.comp.spv");
+  EXPECT_EQ(plainScan.registerDemand, 7u);
+  EXPECT_EQ(scan.registerDemand, 8u);
+  // Nothing to expand: saxpy.comp is unchanged.
+  auto [saxpy, plainSaxpy] = both("saxpy.comp.spv");
+  EXPECT_EQ(saxpy.registerDemand, plainSaxpy.registerDemand);
+  // Other models: not modelled.
+  EXPECT_EQ(BuiltinModel("mali-g78").expansionTemporaries, 0u);
+}
+
+TEST(RegisterPressure, ATexelWrittenToAStorageImageHoldsOnlyItsFormatsChannels) {
+  // memory_barriers.comp writes vec4(float(neighbour)) to an r32f image: ACO stores one register
+  // (image_store v1 ... dmask:0x1), so the vec4 holds 1 component, not 4: demand 6 (ACO's 5), 9 with the whole
+  // vec4, which would need 16 registers (RADV 8).
+  ShaderStatistics amd = StatsOf("memory_barriers.comp.spv", "amd-rdna2");
+  EXPECT_EQ(amd.registerDemand, 6u);
+  EXPECT_EQ(amd.registersAllocated, 8u);
 }
 
 TEST(LoadScheduling, ATessellationEvaluationShadersControlPointsAreLoadsFromMemory) {

@@ -210,9 +210,11 @@ uint32_t Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<con
 }
 
 Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
-                                                   std::span<const uint32_t> second) const {
+                                                   std::span<const uint32_t> second,
+                                                   const Temporaries& firstTemporaries) const {
   // WalkPressure's walk with two sums: the same live set, each value weighted once per file.
   const auto& blocks = module.function.blocks;
+  const Temporaries& t = firstTemporaries;
   TwoPeaks peak;
   ValueSet live(module.values.size());
   for (ir::BlockId b = 0; b < blocks.size(); ++b) {
@@ -222,12 +224,14 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
       sum1 += first[v];
       sum2 += second[v];
     }
+    // Temporaries live through the block, and from its start up to an instruction (set when the walk passes it).
+    uint32_t extra = t.throughBlock.empty() ? 0 : t.throughBlock[b];
+    if (!t.atBlockEnd.empty()) peak.first = std::max(peak.first, sum1 + t.atBlockEnd[b]);
     uint32_t in1 = 0, in2 = 0;
     for (ir::ValueId v : liveIn_[b]) {
       in1 += first[v];
       in2 += second[v];
     }
-    peak.first = std::max(peak.first, in1);
     peak.second = std::max(peak.second, in2);
     const auto& instructions = blocks[b].instructions;
     for (size_t i = instructions.size(); i-- > 0;) {
@@ -235,10 +239,10 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
       if (inst.op == spv::OpPhi) continue;  // recorded as the live-in sum, already in the peaks
       const bool defined = inst.result != kNone && live.Test(inst.result);
       if (inst.result != kNone && !defined) {
-        peak.first = std::max(peak.first, sum1 + first[inst.result]);
+        peak.first = std::max(peak.first, sum1 + first[inst.result] + extra);
         peak.second = std::max(peak.second, sum2 + second[inst.result]);
       } else {
-        peak.first = std::max(peak.first, sum1);
+        peak.first = std::max(peak.first, sum1 + extra);
         peak.second = std::max(peak.second, sum2);
       }
       if (defined) {
@@ -253,7 +257,15 @@ Liveness::TwoPeaks Liveness::MaxLiveComponentsWith(const ir::Module& module, std
           sum2 += second[v];
         }
       });
+      // The expansion's temporaries are live with its operands, before the result is written.
+      if (inst.result != kNone) {
+        // One register set serves every expansion that is live at once (ACO's reduction temporaries are shared).
+        if (!t.atDefinition.empty())
+          peak.first = std::max(peak.first, sum1 + std::max(extra, t.atDefinition[inst.result]));
+        if (!t.beforeDefinition.empty()) extra = std::max(extra, t.beforeDefinition[inst.result]);
+      }
     }
+    peak.first = std::max(peak.first, in1 + extra);
     live.Clear();
   }
   return peak;

@@ -44,8 +44,16 @@ class Liveness {
   struct TwoPeaks {
     uint32_t first = 0, second = 0;
   };
+  // Registers of the first file that are not SSA values: the temporaries of instructions a back end expands into
+  // a sequence (statistics/expansion_temporaries.h). Each span is empty or sized as its index says.
+  struct Temporaries {
+    std::span<const uint32_t> atDefinition;      // per value: live with the operands of the instruction defining it
+    std::span<const uint32_t> beforeDefinition;  // per value: live from its block's start up to that instruction
+    std::span<const uint32_t> throughBlock;      // per block: live through the whole block
+    std::span<const uint32_t> atBlockEnd;        // per block: live out of it (defined before its branch)
+  };
   TwoPeaks MaxLiveComponentsWith(const ir::Module& module, std::span<const uint32_t> first,
-                                 std::span<const uint32_t> second) const;
+                                 std::span<const uint32_t> second, const Temporaries& firstTemporaries = {}) const;
 
  private:
   void ComputePressure(const ir::Module& module, std::span<const uint32_t> components);

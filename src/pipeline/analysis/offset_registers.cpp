@@ -12,24 +12,57 @@ class OffsetKeys {
  public:
   explicit OffsetKeys(const ir::Module& module) : m_(module) {}
 
-  // The pointer's base and the roots of its dynamic indices; false when no index is dynamic.
+  // The roots of the pointer's dynamic indices, each with its byte stride; false when no index is dynamic. The
+  // offset is sum(index * stride) + constant whatever the buffer or variable (the descriptor, or the variable's
+  // base address, is separate and a constant folds into the immediate), so CSE shares it between pointers into
+  // different buffers; where a stride is not known, the base is part of the key.
   bool Key(const ir::Instruction& def, std::vector<ir::ValueId>& key) const {
     if (def.op != spv::OpAccessChain && def.op != spv::OpInBoundsAccessChain && def.op != spv::OpPtrAccessChain)
       return false;
     auto operands = m_.Operands(def);
     bool dynamic = false;
     if (const ir::Instruction* base = Def(operands[0]); base != nullptr) dynamic = Key(*base, key);
-    if (!dynamic) {
-      key.clear();
-      key.push_back(operands[0]);
-    }
+    if (!dynamic) key.clear();
+    const ir::Type& baseType = m_.types[m_.values[operands[0]].type];
+    ir::TypeId current = baseType.kind == ir::TypeKind::Pointer ? baseType.element : ir::kNone;
+    bool knownStrides = true;
     for (uint32_t k = 1; k < def.valueCount; ++k) {
+      uint32_t stride = 0;
+      ir::TypeId next = ir::kNone;
+      if (k == 1 && def.op == spv::OpPtrAccessChain) {
+        stride = baseType.arrayStride;  // the Element operand steps over whole pointees
+        next = current;
+      } else if (current != ir::kNone) {
+        const ir::Type& t = m_.types[current];
+        switch (t.kind) {
+          case ir::TypeKind::Struct:
+            if (IsConstant(operands[k])) {
+              const uint64_t member = m_.constants[m_.values[operands[k]].owner].bits;
+              if (member < t.members.size()) next = t.members[member];
+            }
+            break;
+          case ir::TypeKind::Array: case ir::TypeKind::RuntimeArray:
+            stride = t.arrayStride;
+            next = t.element;
+            break;
+          case ir::TypeKind::Vector:
+            stride = m_.types[t.element].width / 8;
+            next = t.element;
+            break;
+          default: break;
+        }
+      }
+      current = next;
       if (IsConstant(operands[k])) continue;
+      if (stride == 0) knownStrides = false;
+      key.push_back(stride);
       key.push_back(Root(operands[k]));
       dynamic = true;
     }
+    if (dynamic && !knownStrides && key.front() != kBase) key.insert(key.begin(), {kBase, operands[0]});
     return dynamic;
   }
+  static constexpr ir::ValueId kBase = ~ir::ValueId{1};  // marks a key that starts with its base
 
   const ir::Instruction* Def(ir::ValueId v) const {
     const ir::Value& value = m_.values[v];

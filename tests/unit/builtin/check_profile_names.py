@@ -27,6 +27,7 @@ MACHINE_KEYS = {"registerBudget", "registerFilePerLane", "allocationGranule", "m
                 "sharedMemoryPerCore", "coreCount", "minSubgroupSize", "maxSubgroupSize", "simdsPerCore",
                 "scalarRegisterBudget", "scalarAllocationGranule", "privateArrayRegisterLimit", "loopUnrollIterations",
                 "loopUnrollIterationsForLoads", "loadSchedulingRegisters", "vertexStageInputRegisters", "geometryVerticesHeld",
+                "expansionTemporaries",
                 "statisticDialect",
                 "latency"}
 DIALECTS = {"crashtest", "radv", "nvidia", "anv"}
