@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "execution/executable_builder_internal.h"
+#include "execution/lane_wise_ops.h"
 #include "execution/ops/ops.h"
 #include "pipeline/spirv_tables.h"
 
@@ -420,6 +421,35 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
   if (values.size() > 1) layout_.ScalarOf(m_.values[values[1]].type, &second);
   const spv::Op op = static_cast<spv::Op>(inst.op);
 
+  switch (LaneWiseFormOf(op)) {
+    case LaneWiseForm::kUnary: {
+      OpHandler fn = ops::Unary(op, first, result);
+      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
+      Emit(fn, dst, slot(0), 0, 0, components(inst.type), 0);
+      return true;
+    }
+    case LaneWiseForm::kConversion: {
+      OpHandler fn = ops::Convert(op, first, result);
+      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
+      Emit(fn, dst, slot(0), 0, 0, components(inst.type), 0);
+      return true;
+    }
+    case LaneWiseForm::kBinary: {
+      OpHandler fn = ops::Binary(op, first, second, result);
+      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
+      Emit(fn, dst, slot(0), slot(1), 0, components(m_.values[values[0]].type), 0);
+      return true;
+    }
+    case LaneWiseForm::kSelect: {
+      const uint32_t n = layout_.Slots(inst.type);
+      const ir::Type& cond = TypeOf(values[0]);
+      const uint32_t perComponent = cond.kind == ir::TypeKind::Vector ? cond.count : 0;
+      Emit(&ops::Select, dst, slot(0), slot(1), slot(2), n, perComponent);
+      return true;
+    }
+    case LaneWiseForm::kNone:
+      break;
+  }
   switch (op) {
     case spv::OpNop: case spv::OpPhi: case spv::OpLine: case spv::OpNoLine:
     case spv::OpLifetimeStart: case spv::OpLifetimeStop:
@@ -453,37 +483,6 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       Emit(&ops::Copy, dst, slot(0), 0, 0, to, 0);
       return true;
     }
-    case spv::OpSNegate: case spv::OpFNegate: case spv::OpNot: case spv::OpLogicalNot: case spv::OpBitCount:
-    case spv::OpBitReverse: case spv::OpIsNan: case spv::OpIsInf: {
-      OpHandler fn = ops::Unary(op, first, result);
-      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
-      Emit(fn, dst, slot(0), 0, 0, components(inst.type), 0);
-      return true;
-    }
-    case spv::OpConvertFToU: case spv::OpConvertFToS: case spv::OpConvertSToF: case spv::OpConvertUToF:
-    case spv::OpUConvert: case spv::OpSConvert: case spv::OpFConvert: {
-      OpHandler fn = ops::Convert(op, first, result);
-      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
-      Emit(fn, dst, slot(0), 0, 0, components(inst.type), 0);
-      return true;
-    }
-    case spv::OpIAdd: case spv::OpISub: case spv::OpIMul: case spv::OpUDiv: case spv::OpSDiv: case spv::OpUMod:
-    case spv::OpSRem: case spv::OpSMod: case spv::OpFAdd: case spv::OpFSub: case spv::OpFMul: case spv::OpFDiv:
-    case spv::OpFRem: case spv::OpFMod: case spv::OpBitwiseAnd: case spv::OpBitwiseOr: case spv::OpBitwiseXor:
-    case spv::OpShiftLeftLogical: case spv::OpShiftRightLogical: case spv::OpShiftRightArithmetic:
-    case spv::OpIEqual: case spv::OpINotEqual: case spv::OpUGreaterThan: case spv::OpUGreaterThanEqual:
-    case spv::OpULessThan: case spv::OpULessThanEqual: case spv::OpSGreaterThan: case spv::OpSGreaterThanEqual:
-    case spv::OpSLessThan: case spv::OpSLessThanEqual: case spv::OpFOrdEqual: case spv::OpFOrdNotEqual:
-    case spv::OpFOrdLessThan: case spv::OpFOrdLessThanEqual: case spv::OpFOrdGreaterThan:
-    case spv::OpFOrdGreaterThanEqual: case spv::OpFUnordEqual: case spv::OpFUnordNotEqual:
-    case spv::OpFUnordLessThan: case spv::OpFUnordLessThanEqual: case spv::OpFUnordGreaterThan:
-    case spv::OpFUnordGreaterThanEqual: case spv::OpLogicalAnd: case spv::OpLogicalOr: case spv::OpLogicalEqual:
-    case spv::OpLogicalNotEqual: {
-      OpHandler fn = ops::Binary(op, first, second, result);
-      if (fn == nullptr) return Fail(inst, "unsupported operand type for");
-      Emit(fn, dst, slot(0), slot(1), 0, components(m_.values[values[0]].type), 0);
-      return true;
-    }
     case spv::OpIAddCarry: case spv::OpISubBorrow: case spv::OpUMulExtended: case spv::OpSMulExtended: {
       OpHandler fn = ops::WideArithmetic(op, first);
       if (fn == nullptr) return Fail(inst, "unsupported operand type for");
@@ -509,13 +508,6 @@ bool Builder::EmitInstruction(const ir::Instruction& inst, uint32_t irBlock, uin
       if (fn == nullptr) return Fail(inst, "unsupported operand type for");
       const bool insert = op == spv::OpBitFieldInsert;
       Emit(fn, dst, slot(0), slot(1), slot(2), components(inst.type), insert ? slot(3) : 0);
-      return true;
-    }
-    case spv::OpSelect: {
-      const uint32_t n = layout_.Slots(inst.type);
-      const ir::Type& cond = TypeOf(values[0]);
-      const uint32_t perComponent = cond.kind == ir::TypeKind::Vector ? cond.count : 0;
-      Emit(&ops::Select, dst, slot(0), slot(1), slot(2), n, perComponent);
       return true;
     }
     case spv::OpPtrEqual: case spv::OpPtrNotEqual:

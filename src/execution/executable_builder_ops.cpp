@@ -3,6 +3,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include "execution/lane_wise_ops.h"
 #include "execution/ops/ops.h"
 
 namespace crashtest::execution::builder {
@@ -22,6 +23,10 @@ bool Builder::EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t>
   const uint32_t dst = slot_[inst.result];
   auto slot = [&](size_t k) { return k < values.size() ? slot_[values[k]] : 0; };
   const uint32_t argumentComponents = values.empty() ? 1 : layout_.Components(m_.values[values[0]].type);
+  if (IsComponentwiseGlsl(ext)) {
+    Emit(fn, dst, slot(0), slot(1), slot(2), layout_.Components(inst.type), 0);
+    return true;
+  }
   switch (ext) {
     case 66: case 67: case 68: case 69: case 70: case 71: case 72:  // Length .. Refract
       Emit(fn, dst, slot(0), slot(1), slot(2), ext, argumentComponents);
@@ -45,8 +50,7 @@ bool Builder::EmitExtInst(const ir::Instruction& inst, std::span<const uint32_t>
       return true;
     }
     default:
-      Emit(fn, dst, slot(0), slot(1), slot(2), layout_.Components(inst.type), 0);
-      return true;
+      return Fail(inst, "an unsupported GLSL.std.450 instruction in");
   }
 }
 

@@ -14,6 +14,7 @@
 //     selects, componentwise GLSL.std.450), so it may read P from the slot it writes.
 // Lanes that left the loop earlier keep their P: operations write inactive lanes through their masks.
 #include "execution/executable_builder_internal.h"
+#include "execution/lane_wise_ops.h"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -28,35 +29,8 @@ namespace {
 // Operations whose kernels compute each lane's component from the same lane's components only, reading every
 // operand before writing the result: their result may be written over an operand.
 bool WorksLaneByLane(const ir::Module& m, const ir::Instruction& inst) {
-  switch (inst.op) {
-    case spv::OpSNegate: case spv::OpFNegate: case spv::OpNot: case spv::OpLogicalNot: case spv::OpBitCount:
-    case spv::OpBitReverse: case spv::OpIsNan: case spv::OpIsInf:
-    case spv::OpConvertFToU: case spv::OpConvertFToS: case spv::OpConvertSToF: case spv::OpConvertUToF:
-    case spv::OpUConvert: case spv::OpSConvert: case spv::OpFConvert:
-    case spv::OpIAdd: case spv::OpISub: case spv::OpIMul: case spv::OpUDiv: case spv::OpSDiv: case spv::OpUMod:
-    case spv::OpSRem: case spv::OpSMod: case spv::OpFAdd: case spv::OpFSub: case spv::OpFMul: case spv::OpFDiv:
-    case spv::OpFRem: case spv::OpFMod: case spv::OpBitwiseAnd: case spv::OpBitwiseOr: case spv::OpBitwiseXor:
-    case spv::OpShiftLeftLogical: case spv::OpShiftRightLogical: case spv::OpShiftRightArithmetic:
-    case spv::OpIEqual: case spv::OpINotEqual: case spv::OpUGreaterThan: case spv::OpUGreaterThanEqual:
-    case spv::OpULessThan: case spv::OpULessThanEqual: case spv::OpSGreaterThan: case spv::OpSGreaterThanEqual:
-    case spv::OpSLessThan: case spv::OpSLessThanEqual: case spv::OpFOrdEqual: case spv::OpFOrdNotEqual:
-    case spv::OpFOrdLessThan: case spv::OpFOrdLessThanEqual: case spv::OpFOrdGreaterThan:
-    case spv::OpFOrdGreaterThanEqual: case spv::OpFUnordEqual: case spv::OpFUnordNotEqual:
-    case spv::OpFUnordLessThan: case spv::OpFUnordLessThanEqual: case spv::OpFUnordGreaterThan:
-    case spv::OpFUnordGreaterThanEqual: case spv::OpLogicalAnd: case spv::OpLogicalOr: case spv::OpLogicalEqual:
-    case spv::OpLogicalNotEqual: case spv::OpSelect:
-      return true;
-    case spv::OpExtInst: {
-      // GLSL.std.450's componentwise instructions (the builder's default form). Not: Determinant and
-      // MatrixInverse (33, 34), Modf/Frexp and their struct forms (35, 36, 51, 52), packing (54-65), the
-      // geometric ones reading whole vectors (66-72: Length .. Refract), InterpolateAt* (76-78).
-      const uint32_t ext = m.Operands(inst)[inst.valueCount];
-      return !((ext >= 33 && ext <= 36) || ext == 51 || ext == 52 || (ext >= 54 && ext <= 72) ||
-               (ext >= 76 && ext <= 78));
-    }
-    default:
-      return false;
-  }
+  if (LaneWiseFormOf(inst.op) != LaneWiseForm::kNone) return true;
+  return inst.op == spv::OpExtInst && IsComponentwiseGlsl(m.Operands(inst)[inst.valueCount]);
 }
 
 }  // namespace
