@@ -131,15 +131,19 @@ bool LowerVerifyAnalyze(spv_target_env env, uint32_t model, const CompileOptions
   }
   {
     PhaseTimer timer(&out->timings.analysis);
-    out->dominators = analysis::DominatorTree::Build(out->module.function);
-    out->postDominators = analysis::DominatorTree::Build(out->module.function, /*post=*/true);
-    out->loops = analysis::LoopInfo::Build(out->module, out->dominators);
-    out->offsetRegisters = analysis::OffsetRegisters::Build(out->module, out->dominators);
-    out->liveness = analysis::Liveness::Build(out->module, out->offsetRegisters.SharedHolders());
+    Analyze(out);
   }
   return true;
 }
 
 }  // namespace
+
+void Analyze(CompiledShader* shader) {
+  shader->dominators = analysis::DominatorTree::Build(shader->module.function);
+  shader->postDominators = analysis::DominatorTree::Build(shader->module.function, /*post=*/true);
+  shader->loops = analysis::LoopInfo::Build(shader->module, shader->dominators);
+  shader->offsetRegisters = analysis::OffsetRegisters::Build(shader->module, shader->dominators);
+  shader->liveness = analysis::Liveness::Build(shader->module, shader->offsetRegisters.SharedHolders());
+}
 
 }  // namespace crashtest::pipeline

@@ -66,4 +66,8 @@ bool Compile(std::span<const uint32_t> words, const CompileOptions& options, Com
 bool CompileOptimized(std::span<const uint32_t> optimizedWords, const CompileOptions& options, CompiledShader* out,
                       CompileError* error);
 
+// The analyses of CompiledShader (dominators, loops, offset registers, liveness), built anew from its module: the
+// last step of Compile, and for a module a pass changed afterwards (statistics/back_end_view.h).
+void Analyze(CompiledShader* shader);
+
 }  // namespace crashtest::pipeline

@@ -58,8 +58,10 @@ std::string DisassembleSpirv(std::span<const uint32_t> words) {
   return text;
 }
 
-std::string AnnotatedIrListing(const pipeline::CompiledShader& shader, const MachineModel& model,
+std::string AnnotatedIrListing(const pipeline::CompiledShader& compiled, const MachineModel& model,
                                const ShaderStatistics& stats) {
+  // The statistics are of the back end's view when there is one: list that IR, so the annotations match it.
+  const pipeline::CompiledShader& shader = stats.backEndView != nullptr ? *stats.backEndView : compiled;
   const ir::Module& module = shader.module;
   std::string out;
   // Where the peak is: the first instruction with the maximal live count.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "statistics/back_end_view.h"
 #include "statistics/loop_unrolling.h"
 #include "statistics/load_scheduling.h"
 #include "statistics/loop_weights.h"
@@ -186,10 +187,12 @@ uint64_t VectorDemand(const ir::Module& module, const analysis::Liveness& vector
 
 }  // namespace
 
-ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const MachineModel& model,
+ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& compiled, const MachineModel& model,
                                    VkShaderStageFlagBits stage, uint32_t subgroupSize) {
-  const ir::Module& module = shader.module;
   ShaderStatistics stats;
+  stats.backEndView = BackEndViewOf(compiled);
+  const pipeline::CompiledShader& shader = stats.backEndView != nullptr ? *stats.backEndView : compiled;
+  const ir::Module& module = shader.module;
   stats.stage = stage;
   stats.subgroupSize = subgroupSize != 0 ? subgroupSize : model.maxSubgroupSize;
   stats.dialect = model.dialect;
@@ -300,7 +303,7 @@ ShaderStatistics ComputeStatistics(const pipeline::CompiledShader& shader, const
   stats.inverseThroughput =
       std::max(issueCycles, stats.estimatedCycles / std::max<uint64_t>(stats.subgroupsPerSimd, 1));
   stats.codeSizeBytes = module.EncodedSizeBytes();
-  stats.hash = Hash(shader, model, stats);
+  stats.hash = Hash(compiled, model, stats);
   return stats;
 }
 

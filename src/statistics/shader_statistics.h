@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "device/device_description.h"
 #include "pipeline/analysis/uniformity.h"
@@ -25,6 +26,9 @@ struct ShaderStatistics {
   VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
   uint32_t subgroupSize = 0;
   StatisticDialect dialect = StatisticDialect::Crashtest;  // the model's: how the statistics are reported
+  // The shader as the back end compiles it (back_end_view.h) when that differs from the compiled shader: the
+  // statistics, their uniformity and the annotated IR listing are of this one. Null otherwise.
+  std::shared_ptr<const pipeline::CompiledShader> backEndView;
 
   uint64_t instructions = 0;  // machine instructions: ALU per 32-bit component, folded instructions not counted
   std::array<uint64_t, kInstructionClassCount> instructionsByClass{};  // indexed by InstructionClass; sum above

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <set>
+#include <utility>
 
 #include "pipeline/compiler.h"
 #include "pipeline/frontend/optimizer.h"
@@ -19,6 +20,7 @@
 #include "pipeline/ir/passes/fold_constants.h"
 #include "pipeline/ir/passes/hoist_extracts.h"
 #include "pipeline/ir/passes/instruction_properties.h"
+#include "pipeline/ir/passes/ir_editing.h"
 #include "pipeline/ir/passes/local_cse.h"
 #include "pipeline/ir/passes/merge_blocks.h"
 #include "pipeline/ir/passes/promote_memory.h"
@@ -131,6 +133,47 @@ TEST(FoldConstantsTest, FoldsWhatIsDefinedAndKeepsWhatIsUndefined) {
   }
   EXPECT_TRUE(storesTheLoad);
   EXPECT_FALSE(ir::FoldConstants(module)) << "a second run found more";
+}
+
+// The number of float multiplies and adds of each width (32, 64) left in the module.
+std::pair<size_t, size_t> CountFloatOps(const ir::Module& module, uint16_t op) {
+  size_t narrow = 0, wide = 0;
+  for (const ir::Block& block : module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions)
+      if (inst.op == op) (module.types[ir::ComponentType(module, inst.type)].width == 64 ? wide : narrow) += 1;
+  return {narrow, wide};
+}
+
+TEST(FoldConstantsTest, InexactFloatIdentitiesOnlyWhenAskedAndWhereVulkanAllowsThem) {
+  const ir::Module lowered = LowerTestShader("ir_inexact.comp.spv");
+  ASSERT_EQ(CountFloatOps(lowered, spv::OpFMul), std::make_pair(size_t{2}, size_t{2}));
+  ASSERT_EQ(CountFloatOps(lowered, spv::OpFAdd), std::make_pair(size_t{1}, size_t{0}));
+  EXPECT_TRUE(ir::HasInexactFloatIdentities(lowered));
+
+  // By default (the executed IR) nothing that would change a NaN, an infinity or a zero's sign is folded.
+  ir::Module exact = lowered;
+  ir::CleanUp(exact);
+  EXPECT_EQ(CountFloatOps(exact, spv::OpFMul), std::make_pair(size_t{2}, size_t{2}));
+  EXPECT_EQ(CountFloatOps(exact, spv::OpFAdd), std::make_pair(size_t{1}, size_t{0}));
+
+  // As a back end: every product with zero but the precise 64-bit one, and the sum with zero.
+  ir::CleanupOptions backEnd;
+  backEnd.fold.inexactFloatIdentities = true;
+  ir::Module folded = lowered;
+  ir::CleanUp(folded, backEnd);
+  ExpectVerifies(folded, "after the inexact identities");
+  EXPECT_EQ(CountFloatOps(folded, spv::OpFMul), std::make_pair(size_t{0}, size_t{1}));
+  EXPECT_EQ(CountFloatOps(folded, spv::OpFAdd), std::make_pair(size_t{0}, size_t{0}));
+  EXPECT_FALSE(ir::HasInexactFloatIdentities(folded));
+
+  // SignedZeroInfNanPreserve 32 keeps the 32-bit ones; the 64-bit inexact product still folds.
+  ir::Module preserved = lowered;
+  preserved.entryPoint.executionModes.push_back({spv::ExecutionModeSignedZeroInfNanPreserve, 32});
+  ir::CleanUp(preserved, backEnd);
+  EXPECT_EQ(CountFloatOps(preserved, spv::OpFMul), std::make_pair(size_t{2}, size_t{1}));
+  EXPECT_EQ(CountFloatOps(preserved, spv::OpFAdd), std::make_pair(size_t{1}, size_t{0}));
+  preserved.entryPoint.executionModes.push_back({spv::ExecutionModeSignedZeroInfNanPreserve, 64});
+  EXPECT_FALSE(ir::HasInexactFloatIdentities(preserved));
 }
 
 TEST(DeadBranchesTest, ConstantBranchesBecomeJumpsAndDeadArmsGo) {

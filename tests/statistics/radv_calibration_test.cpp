@@ -191,12 +191,11 @@ TEST(RadvCalibration, RanksAgreeWithAco) {
   compute.Print("compute shaders");
   graphics.Print("graphics executables");
   all.Print("corpus samples (compute and graphics)");
-  // Name for name in the radv dialect. The targets are 0.95 (VGPRs) and 0.85 (Instructions).
-  // Instructions meet theirs (0.874 measured with Debian's Mesa 22.3.6); VGPRs' bar is what the model reaches now
-  // (0.945 with CSE over the dominator tree, offset registers shared across buffers, extracts as views, comparisons
-  // at their use, image writes of the format's channels and the expansions' temporaries; docs/statistics.md, "Calibration against RADV", says what is missing), so a change
-  // that ranks worse fails. Scratch is zero wherever RADV's is.
-  EXPECT_GE(all.Correlation("VGPRs"), 0.94);
+  // Name for name in the radv dialect. The targets are 0.95 (VGPRs) and 0.85 (Instructions), met with
+  // Debian's Mesa 22.3.6: VGPRs 0.955, Instructions 0.886 once the statistics see the shader as the back end does
+  // (back_end_view.h; docs/statistics.md, "Calibration against RADV", has each rule's share), so a change that
+  // ranks worse fails. Scratch is zero wherever RADV's is.
+  EXPECT_GE(all.Correlation("VGPRs"), 0.95);
   EXPECT_GE(all.Correlation("Instructions"), 0.86);
   auto [radvZero, bothZero] = all.ScratchZeroAgreement();
   EXPECT_EQ(bothZero, radvZero);

@@ -3,6 +3,8 @@
 // compiler's would.
 #include <gtest/gtest.h>
 
+#include <spirv/unified1/spirv.hpp>
+
 #include <algorithm>
 #include <set>
 
@@ -217,21 +219,23 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
     SCOPED_TRACE(device);
     const MachineModel& model = BuiltinModel(device);
     ShaderStatistics s = statistics::ComputeStatistics(compiled, model, stage);
+    // The statistics describe the back end's view of the shader when it has one (back_end_view.h).
+    const pipeline::CompiledShader& seen = s.backEndView != nullptr ? *s.backEndView : compiled;
     uint64_t sum = 0;
     for (uint64_t n : s.instructionsByClass) sum += n;
     EXPECT_EQ(sum, s.instructions);
-    EXPECT_EQ(s.irInstructions, compiled.module.InstructionCount());
+    EXPECT_EQ(s.irInstructions, seen.module.InstructionCount());
     // Every conditional branch and switch is a machine instruction; fall-through branches and returns are not.
     EXPECT_GE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.branches);
     EXPECT_LE(InstructionsOfClass(s, statistics::InstructionClass::ControlFlow), s.irInstructions);
-    EXPECT_EQ(s.codeSizeBytes, compiled.module.EncodedSizeBytes());
+    EXPECT_EQ(s.codeSizeBytes, seen.module.EncodedSizeBytes());
     // Vector demand: every live value without a scalar unit, fewer with one; arrays kept in registers and outputs
     // held for the export on top.
     if (model.scalarRegisterBudget == 0 && s.arrayRegisters == 0 && s.heldOutputRegisters == 0) {
-      EXPECT_EQ(s.registerDemand, compiled.liveness.MaxLiveComponents());
+      EXPECT_EQ(s.registerDemand, seen.liveness.MaxLiveComponents());
     }
     EXPECT_GE(s.registerDemand, s.heldOutputRegisters);
-    EXPECT_LE(s.registerDemand, compiled.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters +
+    EXPECT_LE(s.registerDemand, seen.liveness.MaxLiveComponents() + s.arrayRegisters + s.heldOutputRegisters +
                                     s.temporaryRegisters);
     // Compute stages have no outputs to hold.
     if (stage == VK_SHADER_STAGE_COMPUTE_BIT) {
@@ -257,7 +261,7 @@ TEST_P(CorpusStatistics, ConsistentOnEveryDevice) {
     EXPECT_GT(s.subgroupsPerCore, 0u);
     EXPECT_LE(s.subgroupsPerCore, model.maxSubgroupsPerCore);
     EXPECT_GT(s.estimatedCycles, 0u);
-    EXPECT_EQ(s.loops, compiled.loops.loops().size());
+    EXPECT_EQ(s.loops, seen.loops.loops().size());
 
     // The statistics as the extension lists them: names unique and non-empty, descriptions fit, BOOL32 is 0/1.
     std::set<std::string_view> names;
@@ -353,6 +357,34 @@ TEST(PrivateArrays, ASmallDynamicallyIndexedArrayStaysInRegistersUpToTheModelsLi
                                                            VK_SHADER_STAGE_COMPUTE_BIT);
   EXPECT_TRUE(spilled.budgetExceeded);
   EXPECT_GT(spilled.spills, 0u);
+}
+
+TEST(BackEndView, WhatOnlyAProductWithZeroUsesIsDeadAsTheBackEndSeesIt) {
+  // zero_product keeps its `history` loop and array alive only through `peak * 0.0`: a back end folds the product
+  // (Vulkan need not preserve NaN and infinities) and drops them. RADV (navi21): 8 VGPRs, and 24 with
+  // SignedZeroInfNanPreserve 32 (zero_product_preserve), where the 16 floats and the loop stay.
+  ShaderStatistics folded = StatsOf("stats_zero_product.comp.spv", "amd-rdna2");
+  ShaderStatistics kept = StatsOf("stats_zero_product_preserve.comp.spv", "amd-rdna2");
+  ASSERT_NE(folded.backEndView, nullptr);
+  EXPECT_EQ(kept.backEndView, nullptr);
+  EXPECT_EQ(folded.arrayRegisters, 0u);
+  EXPECT_EQ(kept.arrayRegisters, 16u);
+  EXPECT_LE(folded.registersAllocated, 8u);
+  EXPECT_GE(kept.registersAllocated, 24u);
+  EXPECT_LT(folded.instructions * 2, kept.instructions);
+  // The executed IR is not changed: the product is still there (NaN * 0.0 is NaN when crashtest runs it).
+  const pipeline::CompiledShader compiled = CompileCorpus("stats_zero_product.comp.spv");
+  size_t products = 0;
+  for (const ir::Block& block : compiled.module.function.blocks)
+    for (const ir::Instruction& inst : block.instructions) products += inst.op == spv::OpFMul;
+  EXPECT_GT(products, 0u);
+  // The listing shows the IR the statistics describe: without the array.
+  const std::string listing = statistics::AnnotatedIrListing(compiled, BuiltinModel("amd-rdna2"), folded);
+  EXPECT_EQ(listing.find("[16 x f32]"), std::string::npos) << listing;
+  EXPECT_NE(statistics::AnnotatedIrListing(CompileCorpus("stats_zero_product_preserve.comp.spv"),
+                                           BuiltinModel("amd-rdna2"), kept)
+                .find("[16 x f32]"),
+            std::string::npos);
 }
 
 TEST(LoadScheduling, LoadsKeptInFlightTakeRegistersUpToTheSchedulersCeiling) {

@@ -62,6 +62,10 @@ struct Value {
   uint32_t owner = kNone;
   uint32_t index = kNone;
   uint32_t spirvId = 0;  // for messages and the printer
+  // Decorated NoContraction (GLSL's `precise`): "the result must be computed exactly as specified" — no
+  // contraction into a fused operation and, in a back end (NIR's `exact`), none of the float identities that
+  // ignore NaN, infinities and the sign of zero.
+  bool exact = false;
 };
 
 struct Constant {

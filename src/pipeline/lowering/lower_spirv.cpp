@@ -34,6 +34,7 @@ struct Decorations {
   uint32_t set = kNone, binding = kNone, location = kNone, builtIn = kNone, arrayStride = 0,
            inputAttachmentIndex = kNone, component = 0, index = 0;
   bool block = false, flat = false, noPerspective = false, centroid = false, perSample = false;
+  bool noContraction = false;
 };
 
 struct MemberDecorations {
@@ -187,6 +188,7 @@ bool Lowerer::ModuleLevel(const SpirvInstruction& inst) {
         case spv::DecorationNoPerspective: d.noPerspective = true; break;
         case spv::DecorationCentroid: d.centroid = true; break;
         case spv::DecorationSample: d.perSample = true; break;
+        case spv::DecorationNoContraction: d.noContraction = true; break;
         default: break;
       }
       return true;
@@ -418,6 +420,8 @@ bool Lowerer::LowerFunction() {
     } else if (inst.resultId != 0 && inst.opcode != spv::OpFunction && inst.opcode != spv::OpFunctionParameter) {
       kind_[inst.resultId] = IdKind::Value;
       index_[inst.resultId] = NewValue(TypeOf(inst.typeId), ir::ValueKind::Instruction, kNone, inst.resultId);
+      auto d = decorations_.find(inst.resultId);
+      if (d != decorations_.end() && d->second.noContraction) out_.values.back().exact = true;
     } else if (inst.opcode == spv::OpFunctionParameter) {
       return Fail(inst, "entry point functions take no parameters:");
     }

@@ -12,7 +12,7 @@ bool CleanUp(Module& module, CleanupOptions options) {
   if (module.function.blocks.empty()) return false;
   bool changed = false;
   for (int round = 0; round < options.maxFoldRounds; ++round) {
-    changed |= FoldConstants(module);
+    changed |= FoldConstants(module, options.fold);
     bool branches = EliminateDeadBranches(module);
     changed |= branches;
     if (!branches) break;

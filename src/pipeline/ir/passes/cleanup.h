@@ -8,12 +8,14 @@
 #pragma once
 
 #include "pipeline/ir/module.h"
+#include "pipeline/ir/passes/fold_constants.h"
 #include "pipeline/ir/passes/local_cse.h"
 
 namespace crashtest::ir {
 
 struct CleanupOptions {
   CseOptions cse;
+  FoldOptions fold;
   int maxFoldRounds = 4;
 };
 

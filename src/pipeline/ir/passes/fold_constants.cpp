@@ -166,9 +166,21 @@ Bits Conversion(uint16_t op, uint64_t a, LaneTypes t) {
   }
 }
 
+// Whether the entry point declares SignedZeroInfNanPreserve for floats of `width` bits (SPV_KHR_float_controls):
+// then NaN, infinities and the sign of zero must be preserved, and no inexact identity holds.
+bool PreservesSpecialValues(const Module& module, uint32_t width) {
+  for (const std::vector<uint32_t>& mode : module.entryPoint.executionModes)
+    if (mode.size() >= 2 && mode[0] == spv::ExecutionModeSignedZeroInfNanPreserve && mode[1] == width) return true;
+  return false;
+}
+
 class Folder {
  public:
-  explicit Folder(Module& module) : m_(module), pool_(module), replacer_(module) {}
+  Folder(Module& module, FoldOptions options) : m_(module), pool_(module), replacer_(module) {
+    inexact_ = options.inexactFloatIdentities;
+    if (inexact_)  // indexed by width / 32: 16-bit floats at 0 (their preservation is SignedZeroInfNanPreserve 16)
+      for (uint32_t width : {16u, 32u, 64u}) preserves_[width / 32] = PreservesSpecialValues(module, width);
+  }
   bool Run();
 
  private:
@@ -176,6 +188,7 @@ class Folder {
   ValueId Fold(Instruction& inst);
   ValueId FoldLanes(const Instruction& inst);
   ValueId FoldIdentity(const Instruction& inst);
+  ValueId FoldInexactIdentity(const Instruction& inst);
   ValueId FoldSelect(const Instruction& inst);
   ValueId FoldPhi(const Instruction& inst);
   ValueId FoldConstruct(const Instruction& inst);
@@ -199,6 +212,15 @@ class Folder {
     }
     return true;
   }
+  // Whether `v` is a constant whose every component has `bits` once the bits of `ignored` are cleared.
+  bool IsSplatIgnoring(ValueId v, uint64_t bits, uint64_t ignored) const {
+    uint32_t n = ComponentCount(m_, m_.values[v].type);
+    for (uint32_t c = 0; c < n; ++c) {
+      uint64_t lane;
+      if (!ConstantBits(m_, v, c, &lane) || (lane & ~ignored) != bits) return false;
+    }
+    return true;
+  }
   bool SameType(ValueId v, const Instruction& inst) const { return m_.values[v].type == inst.type; }
   const Type& ComponentOf(ValueId v) const { return m_.types[ComponentType(m_, m_.values[v].type)]; }
   ValueId AllOnes(TypeId type) {
@@ -215,6 +237,8 @@ class Folder {
   UseReplacer replacer_;
   std::vector<uint64_t> lanes_;
   bool changedInPlace_ = false;  // an extract now starts further along its path
+  bool inexact_ = false;  // FoldOptions::inexactFloatIdentities
+  bool preserves_[3] = {false, false, false};  // SignedZeroInfNanPreserve for 16, 32 and 64 bits
 };
 
 bool Folder::Run() {
@@ -249,6 +273,7 @@ ValueId Folder::Fold(Instruction& inst) {
   }
   ValueId folded = FoldLanes(inst);
   if (folded == kNone) folded = FoldIdentity(inst);
+  if (folded == kNone && inexact_) folded = FoldInexactIdentity(inst);
   if (folded == kNone && Reassociate(inst)) changedInPlace_ = true;
   return folded;
 }
@@ -442,6 +467,30 @@ ValueId Folder::FoldIdentity(const Instruction& inst) {
       return kNone;
     }
     default: return kNone;
+  }
+}
+
+ValueId Folder::FoldInexactIdentity(const Instruction& inst) {
+  if (inst.valueCount != 2 || inst.operandCount != 2) return kNone;
+  if (inst.op != spv::OpFMul && inst.op != spv::OpFAdd && inst.op != spv::OpFSub) return kNone;
+  const uint32_t width = m_.types[ComponentType(m_, inst.type)].width;
+  if (width != 16 && width != 32 && width != 64) return kNone;
+  if (preserves_[width / 32]) return kNone;
+  const bool exact = m_.values[inst.result].exact;
+  auto operands = m_.Operands(inst);
+  const ValueId a = operands[0], b = operands[1];
+  auto keep = [&](ValueId x) { return SameType(x, inst) ? x : kNone; };
+  const uint64_t sign = uint64_t{1} << (width - 1);
+  auto zero = [&](ValueId v) { return IsSplatIgnoring(v, 0, sign); };
+  switch (inst.op) {
+    case spv::OpFMul:  // `~fmul a 0.0 -> 0.0`, and for 16 and 32 bits even when exact
+      return (!exact || width <= 32) && (zero(a) || zero(b)) ? pool_.Zero(inst.type) : kNone;
+    case spv::OpFAdd:  // `~fadd a 0.0 -> a`
+      if (exact) return kNone;
+      if (zero(b)) return keep(a);
+      return zero(a) ? keep(b) : kNone;
+    default:  // `~fsub a 0.0 -> a`
+      return !exact && zero(b) ? keep(a) : kNone;
   }
 }
 
@@ -644,9 +693,29 @@ ValueId Folder::FoldExtractDynamic(const Instruction& inst) {
 
 }  // namespace
 
-bool FoldConstants(Module& module) {
-  Folder folder(module);
+bool FoldConstants(Module& module, FoldOptions options) {
+  Folder folder(module, options);
   return folder.Run();
+}
+
+bool HasInexactFloatIdentities(const Module& module) {
+  bool preserves[3] = {false, false, false};
+  for (uint32_t width : {16u, 32u, 64u}) preserves[width / 32] = PreservesSpecialValues(module, width);
+  for (const Block& block : module.function.blocks)
+    for (const Instruction& inst : block.instructions) {
+      if (inst.op != spv::OpFMul && inst.op != spv::OpFAdd && inst.op != spv::OpFSub) continue;
+      if (inst.valueCount != 2) continue;
+      const uint32_t width = module.types[ComponentType(module, inst.type)].width;
+      if ((width != 16 && width != 32 && width != 64) || preserves[width / 32]) continue;
+      if (module.values[inst.result].exact && (inst.op != spv::OpFMul || width == 64)) continue;
+      const uint64_t magnitude = (uint64_t{1} << (width - 1)) - 1;
+      auto operands = module.Operands(inst);
+      for (uint32_t k = inst.op == spv::OpFSub ? 1 : 0; k < 2; ++k) {
+        uint64_t bits;
+        if (ConstantBits(module, operands[k], 0, &bits) && (bits & magnitude) == 0) return true;
+      }
+    }
+  return false;
 }
 
 }  // namespace crashtest::ir

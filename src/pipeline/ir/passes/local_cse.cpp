@@ -95,6 +95,8 @@ bool EliminateCommonSubexpressions(Module& module, CseOptions options) {
       if (!candidate(inst)) continue;
       ValueId available = table.FindOrInsert(inst);
       if (available == kNone) continue;
+      // The one computation now serves a NoContraction use too: it must stay exact.
+      module.values[available].exact = module.values[available].exact || module.values[inst.result].exact;
       replacer.Replace(inst.result, available);
       MarkErased(module, inst);
       changed = true;
