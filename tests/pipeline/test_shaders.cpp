@@ -19,6 +19,7 @@ std::vector<uint32_t> ReadSpirvFile(const std::string& path) {
 }
 
 std::vector<uint32_t> CorpusWords(const std::string& file) {
+  if (!file.empty() && file[0] == '/') return ReadSpirvFile(file);  // a module outside the corpus
   return ReadSpirvFile(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/" + file);
 }
 

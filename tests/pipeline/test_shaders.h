@@ -18,7 +18,7 @@ struct CorpusShader {
 
 std::vector<CorpusShader> ReadCorpus();  // every module of corpus.txt
 std::vector<uint32_t> ReadSpirvFile(const std::string& path);
-std::vector<uint32_t> CorpusWords(const std::string& file);
+std::vector<uint32_t> CorpusWords(const std::string& file);  // a corpus file name, or an absolute path
 std::vector<uint32_t> CompilerTestWords(const std::string& file);  // tests/pipeline/shaders
 VkShaderStageFlagBits StageBit(const std::string& stage);
 // A test name for a corpus shader in parameterised suites: "reduce_comp" for "reduce.comp.spv".

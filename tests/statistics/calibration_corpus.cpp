@@ -39,8 +39,8 @@ constexpr VkFormat kColour = VK_FORMAT_R16G16B16A16_SFLOAT;
 }  // namespace
 
 // corpus.txt lines: "file stage tags bindings=set.binding:type[count],... ... push_constants=bytes ...".
-std::map<std::string, CorpusEntry> ReadCalibrationCorpus() {
-  std::ifstream file(std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/corpus.txt");
+std::map<std::string, CorpusEntry> ReadCalibrationCorpus(const std::string& manifest) {
+  std::ifstream file(manifest.empty() ? std::string(CRASHTEST_SHADER_CORPUS_DIR) + "/corpus.txt" : manifest);
   std::map<std::string, CorpusEntry> entries;
   for (std::string line; std::getline(file, line);) {
     if (line.empty() || line[0] == '#') continue;
@@ -60,7 +60,13 @@ std::map<std::string, CorpusEntry> ReadCalibrationCorpus() {
           ok = false;
           continue;
         }
-        if (auto bracket = item.find('['); bracket != std::string::npos) count = std::stoul(item.substr(bracket + 1));
+        if (auto bracket = item.find('['); bracket != std::string::npos) {
+          if (item.compare(bracket, 2, "[]") == 0) {  // a runtime descriptor array: not expressed here
+            ok = false;
+            continue;
+          }
+          count = std::stoul(item.substr(bracket + 1));
+        }
         VkDescriptorSetLayoutBinding b{};
         b.binding = binding;
         b.descriptorCount = count;

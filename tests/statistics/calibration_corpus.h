@@ -19,8 +19,9 @@ struct CorpusEntry {
   uint32_t pushConstantBytes = 0;
 };
 
-// Every module of corpus.txt whose bindings this test can express, by file name.
-std::map<std::string, CorpusEntry> ReadCalibrationCorpus();
+// Every module of corpus.txt whose bindings this test can express, by file name: the shader corpus's, or the
+// manifest at `manifest` (corpus_manifest.py's format, e.g. the hold-out's).
+std::map<std::string, CorpusEntry> ReadCalibrationCorpus(const std::string& manifest = {});
 
 // One graphics pipeline: a file per stage (corpus modules, or companion_*.spv companions that are never
 // measured), the vertex attributes the vertex stage reads (location i has format vertexAttributes[i]), the
