@@ -8,6 +8,7 @@
 
 #include "pipeline/spirv_tables.h"
 #include "statistics/instruction_class.h"
+#include "statistics/memory_aliasing.h"
 
 namespace crashtest::statistics {
 namespace {
@@ -47,13 +48,25 @@ struct BlockScheduler {
   std::span<const uint32_t> components;
   uint32_t ceiling;
   bool inputsFromMemory;
+  MemoryAliasing aliasing;
   StampSet live, liveOut, depends, readAfter;
 
   BlockScheduler(const ir::Module& m, const analysis::Liveness& l, std::span<const uint32_t> c, uint32_t limit,
                  bool inputs)
-      : module(m), liveness(l), components(c), ceiling(limit), inputsFromMemory(inputs), live(m.values.size()),
-        liveOut(m.values.size()),
+      : module(m), liveness(l), components(c), ceiling(limit), inputsFromMemory(inputs), aliasing(m),
+        live(m.values.size()), liveOut(m.values.size()),
         depends(m.values.size()), readAfter(m.values.size()), readsBelow(m.values.size(), 0) {}
+
+  // Whether a store above the load may move below it (memory_aliasing.h): a store to registers or workgroup
+  // memory always, one to buffers or images when the load reads memory the shader never writes. Only while no
+  // barrier, atomic, other store or vector load has stayed in between, which the store would cross.
+  bool StoreMayMoveBelow(const ir::Instruction& store, bool loadReorders) const {
+    switch (aliasing.TargetOf(store)) {
+      case StoreTarget::kRegisters: case StoreTarget::kWorkgroup: return true;
+      case StoreTarget::kBufferOrImage: return loadReorders;
+      default: return false;
+    }
+  }
 
   bool Tracked(ir::ValueId v) const { return module.values[v].kind == ir::ValueKind::Instruction; }
 
@@ -199,12 +212,18 @@ struct BlockScheduler {
       Pin(block.instructions[order[current]]);
       size_t insert = current + 1;
       bool fenced = false;  // a store, atomic or barrier stays between: no memory read may cross it
+      bool ordered = false;  // ... or a vector load: no store may cross it either
+      const bool loadReorders = aliasing.CanReorder(block.instructions[load]);
       for (size_t q = current; q-- > 0 && k < kMaxMovesPerLoad && current - q < kWindow;) {
         const ir::Instruction& candidate = block.instructions[order[q]];
         const bool dependent = candidate.result != ir::kNone && depends.Test(candidate.result);
-        if (kinds[order[q]] != Kind::Movable || dependent || Reads(candidate, readAfter) ||
+        const bool movableStore = kinds[order[q]] == Kind::Fixed && candidate.result == ir::kNone && !ordered &&
+                                  (candidate.op == spv::OpStore || candidate.op == spv::OpImageWrite) &&
+                                  StoreMayMoveBelow(candidate, loadReorders);
+        if ((kinds[order[q]] != Kind::Movable && !movableStore) || dependent || Reads(candidate, readAfter) ||
             (fenced && candidate.op == spv::OpLoad)) {
           fenced |= kinds[order[q]] == Kind::Fixed;
+          ordered |= kinds[order[q]] != Kind::Movable;
           Pin(candidate);
           continue;
         }

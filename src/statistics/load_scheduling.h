@@ -7,8 +7,11 @@
 // its unscheduled demand (texel_buffers.comp: demand 15, 16 registers unscheduled; 32 scheduled, as RADV).
 //
 // The same moves here, on the IR's blocks (values and their vector-register components from the register-file
-// split): a load does not climb past a store, atomic, barrier, kill or another vector load (their order is
-// kept, as ACO keeps VMEM order outside clauses), nor does a load from memory move below one of those; an
+// split): a load does not climb past an atomic, barrier, kill or another vector load (their order is kept, as ACO
+// keeps VMEM order outside clauses), nor past a store that may alias it (memory_aliasing.h: a store to buffers or
+// images stops a load of memory the shader also writes; stores to workgroup memory or registers, and any store
+// before a load of memory the shader never writes, move below it), nor does a load from memory move below one of
+// those that stays; an
 // instruction does not move below the load when the load (or an instruction it depends on) reads one of its
 // operands for the last time (ACO's read-after-read rule: that would lengthen the operand's life, not the
 // load's); and no move may take the block's demand above the ceiling, the machine model's

@@ -194,7 +194,7 @@ TEST(RadvCalibration, RanksAgreeWithAco) {
   graphics.Print("graphics executables");
   all.Print("corpus samples (compute and graphics)");
   // Name for name in the radv dialect. The targets are 0.95 (VGPRs) and 0.85 (Instructions), met with
-  // Debian's Mesa 22.3.6: VGPRs 0.955, Instructions 0.886 once the statistics see the shader as the back end does
+  // Debian's Mesa 22.3.6: VGPRs 0.951, Instructions 0.885 once the statistics see the shader as the back end does
   // (back_end_view.h; docs/statistics.md, "Calibration against RADV", has each rule's share), so a change that
   // ranks worse fails. Scratch is zero wherever RADV's is.
   EXPECT_GE(all.Correlation("VGPRs"), 0.95);
@@ -263,7 +263,7 @@ TEST(RadvCalibration, RanksHoldOnShadersItWasNotCalibratedOn) {
   held.Print("hold-out compute shaders");
   // Bars below the figures measured when the hold-out was introduced (docs/statistics.md, "The hold-out"), so a
   // rule that only fits the corpus and ranks these worse fails.
-  EXPECT_GE(held.Correlation("VGPRs"), 0.90);  // 0.903 when introduced
+  EXPECT_GE(held.Correlation("VGPRs"), 0.91);  // 0.903 when introduced, 0.916 with stores that cannot alias
   EXPECT_GE(held.Correlation("Instructions"), 0.91);  // 0.920
   auto [radvZero, bothZero] = held.ScratchZeroAgreement();
   EXPECT_EQ(bothZero, radvZero);

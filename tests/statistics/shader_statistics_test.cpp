@@ -387,6 +387,19 @@ TEST(BackEndView, WhatOnlyAProductWithZeroUsesIsDeadAsTheBackEndSeesIt) {
             std::string::npos);
 }
 
+TEST(LoadScheduling, LoadsOfMemoryTheShaderNeverWritesClimbAboveTheStores) {
+  // Eight vec4 loads, each followed by a store of its result. From a buffer the shader never writes, every load
+  // climbs above the stores before it and all are in flight together (RADV: 32 VGPRs); from one it also writes,
+  // a load may alias the stores before it and keeps its place (RADV: 16).
+  ShaderStatistics readonly = StatsOf("stats_loads_readonly.comp.spv", "amd-rdna2");
+  ShaderStatistics written = StatsOf("stats_loads_written.comp.spv", "amd-rdna2");
+  EXPECT_EQ(readonly.registersAllocated, 32u);
+  EXPECT_LE(written.registersAllocated, 16u);
+  EXPECT_GE(readonly.scheduledRegisterDemand, written.scheduledRegisterDemand + 16u);
+  // The unscheduled demand is the same: only the order differs.
+  EXPECT_EQ(readonly.registerDemand, written.registerDemand);
+}
+
 TEST(LoadScheduling, LoadsKeptInFlightTakeRegistersUpToTheSchedulersCeiling) {
   // texel_buffers.comp fetches two texels per channel in a loop of four that the back end unrolls; its scheduler
   // issues each fetch as soon as its coordinates are ready, so the fetched values are live together (RADV: 10
