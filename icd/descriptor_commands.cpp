@@ -1,5 +1,8 @@
 // Descriptor set layouts, pools, sets, updates, update templates and pipeline layouts.
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
+#include "common/result.h"
 #include "descriptor/descriptor_pool.h"
 #include "descriptor/descriptor_set.h"
 #include "descriptor/descriptor_set_layout.h"
@@ -47,10 +50,30 @@ VKAPI_ATTR void VKAPI_CALL DestroyDescriptorPool(VkDevice device, VkDescriptorPo
               [&] { DescriptorPool::Destroy(*FromHandle(device), FromHandle(descriptorPool), pAllocator); });
 }
 
+namespace {
+
+// "descriptorPool must be a valid VkDescriptorPool handle" (VUID-vkResetDescriptorPool-descriptorPool-parameter,
+// VUID-VkDescriptorSetAllocateInfo-descriptorPool-parameter, VUID-vkFreeDescriptorSets-descriptorPool-parameter):
+// a destroyed pool's memory is gone once its pending work is done, so nothing of it may be read. Null, with the
+// error logged, for a handle that is not a live pool.
+DescriptorPool* LivePool(VkDescriptorPool handle, const char* command, const char* vuid) {
+  DescriptorPool* pool = FromHandle(handle);
+  const live_objects::State state = live_objects::Find(pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL);
+  if (state == live_objects::State::Live) [[likely]] return pool;
+  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: %p is not a live descriptor pool%s (%s)", command,
+              static_cast<void*>(handle), state == live_objects::State::Destroyed ? " (destroyed)" : "", vuid);
+  return nullptr;
+}
+
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice, VkDescriptorPool descriptorPool,
                                                    VkDescriptorPoolResetFlags) {
   return Guarded("vkResetDescriptorPool", [&] {
-    FromHandle(descriptorPool)->Reset();
+    DescriptorPool* pool =
+        LivePool(descriptorPool, "vkResetDescriptorPool", "VUID-vkResetDescriptorPool-descriptorPool-parameter");
+    if (pool == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
+    pool->Reset();
     return VK_SUCCESS;
   });
 }
@@ -58,14 +81,24 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice, VkDescriptorPool de
 VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice, const VkDescriptorSetAllocateInfo* pAllocateInfo,
                                                       VkDescriptorSet* pDescriptorSets) {
   return Guarded("vkAllocateDescriptorSets", [&] {
-    return FromHandle(pAllocateInfo->descriptorPool)->Allocate(*pAllocateInfo, pDescriptorSets);
+    DescriptorPool* pool = LivePool(pAllocateInfo->descriptorPool, "vkAllocateDescriptorSets",
+                                    "VUID-VkDescriptorSetAllocateInfo-descriptorPool-parameter");
+    if (pool == nullptr) {
+      for (uint32_t i = 0; i < pAllocateInfo->descriptorSetCount; ++i) pDescriptorSets[i] = VK_NULL_HANDLE;
+      return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
+    return pool->Allocate(*pAllocateInfo, pDescriptorSets);
   });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL FreeDescriptorSets(VkDevice, VkDescriptorPool descriptorPool,
                                                   uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) {
-  return Guarded("vkFreeDescriptorSets",
-                 [&] { return FromHandle(descriptorPool)->Free(descriptorSetCount, pDescriptorSets); });
+  return Guarded("vkFreeDescriptorSets", [&] {
+    DescriptorPool* pool =
+        LivePool(descriptorPool, "vkFreeDescriptorSets", "VUID-vkFreeDescriptorSets-descriptorPool-parameter");
+    if (pool == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
+    return pool->Free(descriptorSetCount, pDescriptorSets);
+  });
 }
 
 VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice, uint32_t descriptorWriteCount,

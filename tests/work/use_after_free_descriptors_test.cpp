@@ -327,5 +327,29 @@ TEST_F(UseAfterFreeDescriptorsTest, DestroyingAPoolTwiceIsLoggedAndIgnored) {
   EXPECT_NE(log.find("VUID-vkDestroyDescriptorPool-descriptorPool-parameter"), std::string::npos) << log;
 }
 
+// Freeing sets from, resetting or allocating from a pool already destroyed (and, once idle, freed) is an error
+// with the VUID, not a read of the pool's freed memory (AddressSanitizer caught that read before).
+TEST_F(UseAfterFreeDescriptorsTest, UsingADestroyedPoolIsAnErrorNotAReadOfFreedMemory) {
+  auto saxpy = MakeSaxpy();
+  VkDescriptorPool pool = saxpy->job.pool;
+  VkDescriptorSet set = saxpy->job.set;
+  vkDestroyDescriptorPool(device_, pool, nullptr);
+  saxpy->job.pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);  // nothing pending: the pool's memory is released
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(vkFreeDescriptorSets(device_, pool, 1, &set), VK_ERROR_VALIDATION_FAILED_EXT);
+  EXPECT_EQ(vkResetDescriptorPool(device_, pool, 0), VK_ERROR_VALIDATION_FAILED_EXT);
+  VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1,
+                                       &saxpy->job.setLayout};
+  VkDescriptorSet fresh = reinterpret_cast<VkDescriptorSet>(uintptr_t{0x1234});
+  EXPECT_EQ(vkAllocateDescriptorSets(device_, &allocate, &fresh), VK_ERROR_VALIDATION_FAILED_EXT);
+  EXPECT_EQ(fresh, VK_NULL_HANDLE);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkFreeDescriptorSets-descriptorPool-parameter"), std::string::npos) << log;
+  EXPECT_NE(log.find("VUID-vkResetDescriptorPool-descriptorPool-parameter"), std::string::npos) << log;
+  EXPECT_NE(log.find("VUID-VkDescriptorSetAllocateInfo-descriptorPool-parameter"), std::string::npos) << log;
+  EXPECT_NE(log.find("(destroyed)"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace crashtest::test
