@@ -14,8 +14,8 @@ std::shared_ptr<const pipeline::CompiledShader> BackEndViewOf(const pipeline::Co
   if (!ir::CleanUp(view->module, options)) return nullptr;
   // Once a fold made a value dead, the loads it read go, and then a variable only ever stored to (the array that
   // fed `peak * 0.0`) goes in the next round: dead-code elimination decides a variable's fate before its sweep.
-  for (int round = 0; round < 3 && ir::CleanUp(view->module, options); ++round) {
-  }
+  for (int round = 1; round < 4; ++round)
+    if (!ir::CleanUp(view->module, options)) break;
   pipeline::Analyze(view.get());
   return view;
 }

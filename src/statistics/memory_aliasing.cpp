@@ -29,7 +29,7 @@ MemoryAliasing::MemoryAliasing(const ir::Module& module) : m_(module), written_(
       if (!writes || inst.valueCount == 0) continue;
       const ir::ValueId target = m_.Operands(inst)[0];
       const uint32_t storage = m_.TypeOf(target).storageClass;
-      if (inst.op != spv::OpImageWrite && !IsBufferOrImage(storage) && storage != spv::StorageClassImage) continue;
+      if (inst.op != spv::OpImageWrite && !IsBufferOrImage(storage)) continue;
       if (storage == spv::StorageClassPhysicalStorageBuffer) {
         physicalWritten_ = true;
         continue;
@@ -49,6 +49,9 @@ ir::ValueId MemoryAliasing::RootOf(ir::ValueId v) const {
     if (value.kind != ir::ValueKind::Instruction || value.owner == ir::kNone) return ir::kNone;
     const ir::Instruction& inst = m_.function.blocks[value.owner].instructions[value.index];
     if (!IsChain(inst.op) || inst.valueCount == 0) return ir::kNone;
+    // A loaded image or sampler comes from its descriptor's variable; a loaded pointer from memory is another
+    // object than the variable it was stored in.
+    if (inst.op == spv::OpLoad && m_.types[inst.type].kind == ir::TypeKind::Pointer) return ir::kNone;
     v = m_.Operands(inst)[0];
   }
   return ir::kNone;
