@@ -74,18 +74,19 @@ class UniformityBuilder {
   UniformityBuilder(const ir::Module& module, const DominatorTree& postDominators, const LoopInfo& loops)
       : module_(module), blocks_(module.function.blocks), postDominators_(postDominators), loops_(loops) {}
 
-  void Run(std::vector<bool>& divergent, std::vector<uint32_t>& temporalLoop, std::vector<bool>& divergentBranch,
-           std::vector<bool>& divergentControl) {
+  void Run(std::vector<uint8_t>& divergent, std::vector<uint32_t>& temporalLoop,
+           std::vector<uint8_t>& divergentBranch, std::vector<uint8_t>& divergentControl) {
     const size_t valueCount = module_.values.size();
-    divergent_.assign(valueCount, false);
+    divergent_.assign(valueCount, 0);
     temporalLoop_.assign(valueCount, kNone);
-    divergentBranch_.assign(blocks_.size(), false);
-    divergentControl_.assign(blocks_.size(), false);
-    join_.assign(blocks_.size(), false);
-    regionDone_.assign(blocks_.size(), false);
-    divergentExit_.assign(loops_.loops().size(), false);
-    memoryDivergent_.assign(valueCount, false);
+    divergentBranch_.assign(blocks_.size(), 0);
+    divergentControl_.assign(blocks_.size(), 0);
+    join_.assign(blocks_.size(), 0);
+    regionDone_.assign(blocks_.size(), 0);
+    divergentExit_.assign(loops_.loops().size(), 0);
+    memoryDivergent_.assign(valueCount, 0);
     FindRoots();
+    readBeforeDefinition_.assign(valueCount, 0);
     // Monotone: values, branches, joins and loop exits only ever become divergent, so this ends; shaders need
     // two or three rounds (one more per loop-carried chain of divergence).
     for (bool changed = true; changed;) {
@@ -158,7 +159,7 @@ class UniformityBuilder {
     const ir::ValueId root = root_[pointer];
     if (root == kNone || memoryDivergent_[root]) return false;
     if (divergentData || DivergentAt(pointer, block) || divergentControl_[block]) {
-      memoryDivergent_[root] = true;
+      memoryDivergent_[root] = 1;
       return true;
     }
     return false;
@@ -196,6 +197,11 @@ class UniformityBuilder {
     return anyOperandDivergent();
   }
 
+  // Returns whether another sweep can find more: a store made memory divergent (loads of it may come earlier)
+  // or a value a phi read before its definition became divergent. Blocks are in dominator order, so every other
+  // read comes after the definition in the same sweep: without this, most shaders spent a last sweep confirming
+  // what the previous one had settled. A divergent branch is not such a change by itself: only MarkNewRegions
+  // reads it, and reports what its region changes.
   bool Sweep() {
     bool changed = false;
     for (ir::BlockId b = 0; b < blocks_.size(); ++b) {
@@ -208,19 +214,24 @@ class UniformityBuilder {
         } else if (IsAtomic(inst.op) && inst.valueCount >= 1) {
           changed |= MarkStore(operands[0], true, b);
         } else if ((inst.op == spv::OpBranchConditional || inst.op == spv::OpSwitch) && inst.valueCount >= 1) {
-          if (!divergentBranch_[b] && DivergentAt(operands[0], b)) {
-            divergentBranch_[b] = true;
-            changed = true;
-          }
+          if (!divergentBranch_[b] && DivergentAt(operands[0], b)) divergentBranch_[b] = 1;
         }
         if (inst.op == spv::OpExtInst && inst.valueCount >= 2 && inst.operandCount > inst.valueCount) {
           uint32_t number = operands[inst.valueCount];
           if (number == GLSLstd450Modf || number == GLSLstd450Frexp)
             changed |= MarkStore(operands[1], DivergentAt(operands[0], b), b);
         }
-        if (inst.result != kNone && !divergent_[inst.result] && ResultIsDivergent(inst, b)) {
-          divergent_[inst.result] = true;
-          changed = true;
+        if (inst.result == kNone || divergent_[inst.result]) continue;
+        if (ResultIsDivergent(inst, b)) {
+          divergent_[inst.result] = 1;
+          changed |= readBeforeDefinition_[inst.result] != 0;
+        } else if (inst.op == spv::OpPhi) {
+          // Operands along a back edge (defined in this block or a later one) are read before the sweep reaches
+          // them: if one becomes divergent, this phi needs another look.
+          for (uint32_t k = 0; k < inst.valueCount; ++k) {
+            const ir::Value& value = module_.values[operands[k]];
+            if (value.kind == ir::ValueKind::Instruction && value.owner >= b) readBeforeDefinition_[operands[k]] = 1;
+          }
         }
       }
     }
@@ -240,25 +251,25 @@ class UniformityBuilder {
     const ir::BlockId stop = postDominators_.ImmediateDominator(branch);  // kNone: the virtual exit
     // Scratch kept across regions (a shader has a few divergent branches, each walk allocated its own).
     std::vector<uint32_t>& regionPreds = regionPreds_;
-    std::vector<bool>& visited = visited_;
+    std::vector<uint8_t>& visited = visited_;
     regionPreds.assign(blocks_.size(), 0);
-    visited.assign(blocks_.size(), false);
+    visited.assign(blocks_.size(), 0);
     std::vector<ir::BlockId>& work = work_;
     work.assign(1, branch);
-    visited[branch] = true;
+    visited[branch] = 1;
     while (!work.empty()) {
       ir::BlockId x = work.back();
       work.pop_back();
       for (ir::BlockId s : blocks_[x].successors) {
         if (IsBackEdge(x, s)) continue;  // invocations still in the loop agree on its iteration
         if (++regionPreds[s] == 2 && !join_[s]) {
-          join_[s] = true;
+          join_[s] = 1;
           changed = true;
         }
         if (s == stop || visited[s]) continue;
-        visited[s] = true;
+        visited[s] = 1;
         if (!divergentControl_[s]) {
-          divergentControl_[s] = true;
+          divergentControl_[s] = 1;
           changed = true;
         }
         work.push_back(s);
@@ -267,11 +278,11 @@ class UniformityBuilder {
     for (uint32_t l = loops_.LoopOf(branch); l != kNone; l = loops_.loops()[l].parent) {
       if (stop != kNone && InLoop(stop, l)) break;  // reconverges inside this loop, so inside the outer ones
       if (!divergentExit_[l]) {
-        divergentExit_[l] = true;
+        divergentExit_[l] = 1;
         exitsChanged_ = true;
         changed = true;
         // After the first invocations left, the rest run every block of the loop without them.
-        for (ir::BlockId block : loops_.loops()[l].blocks) divergentControl_[block] = true;
+        for (ir::BlockId block : loops_.loops()[l].blocks) divergentControl_[block] = 1;
       }
     }
     return changed;
@@ -281,7 +292,7 @@ class UniformityBuilder {
     bool changed = false;
     for (ir::BlockId b = 0; b < blocks_.size(); ++b)
       if (divergentBranch_[b] && !regionDone_[b]) {
-        regionDone_[b] = true;
+        regionDone_[b] = 1;
         changed |= MarkRegion(b);
       }
     return changed;
@@ -315,12 +326,13 @@ class UniformityBuilder {
   const DominatorTree& postDominators_;
   const LoopInfo& loops_;
   std::vector<ir::ValueId> root_;
-  std::vector<bool> divergent_, memoryDivergent_;
+  std::vector<uint8_t> readBeforeDefinition_;  // per value: a phi read it before the sweep reached it (Sweep)
+  std::vector<uint8_t> divergent_, memoryDivergent_;  // flags as bytes (uniformity.h)
   std::vector<uint32_t> temporalLoop_;
-  std::vector<bool> divergentBranch_, divergentControl_, join_, regionDone_, divergentExit_;
+  std::vector<uint8_t> divergentBranch_, divergentControl_, join_, regionDone_, divergentExit_;
   bool exitsChanged_ = false;  // divergentExit_ changed since UpdateTemporalLoops last ran
   std::vector<uint32_t> regionPreds_;
-  std::vector<bool> visited_;
+  std::vector<uint8_t> visited_;
   std::vector<ir::BlockId> work_;
 };
 
@@ -346,7 +358,7 @@ bool Uniformity::IsDivergentAt(ir::ValueId value, ir::BlockId useBlock) const {
 }
 
 uint32_t Uniformity::DivergentBranchCount() const {
-  return static_cast<uint32_t>(std::count(divergentBranch_.begin(), divergentBranch_.end(), true));
+  return static_cast<uint32_t>(divergentBranch_.size() - std::count(divergentBranch_.begin(), divergentBranch_.end(), 0));
 }
 
 }  // namespace crashtest::analysis

@@ -30,24 +30,26 @@ class Uniformity {
 
   // Constants, undefs and variables' addresses are uniform; so is a value defined in a loop with a divergent
   // exit, inside that loop (see ValueDivergentAt).
-  bool IsUniform(ir::ValueId value) const { return !divergent_[value]; }
+  bool IsUniform(ir::ValueId value) const { return divergent_[value] == 0; }
   // Whether `value`, as an operand of an instruction in `useBlock`, differs between the subgroup's invocations:
   // divergent values everywhere, and values of a loop that invocations leave at different iterations after it.
   bool IsDivergentAt(ir::ValueId value, ir::BlockId useBlock) const;
   // The block ends in a conditional branch or switch on a divergent value.
-  bool IsDivergentBranch(ir::BlockId block) const { return divergentBranch_[block]; }
+  bool IsDivergentBranch(ir::BlockId block) const { return divergentBranch_[block] != 0; }
   uint32_t DivergentBranchCount() const;
   // Some invocations of the subgroup may be inactive here (inside a divergent branch's region or after a
   // divergent loop exit was taken by some): a value stored here differs from what the inactive ones hold.
-  bool InDivergentControl(ir::BlockId block) const { return divergentControl_[block]; }
+  bool InDivergentControl(ir::BlockId block) const { return divergentControl_[block] != 0; }
 
  private:
   std::vector<uint32_t> blockLoop_;   // innermost loop per block (LoopInfo's, copied: no reference to keep valid)
   std::vector<uint32_t> loopParent_;  // per loop
-  std::vector<bool> divergent_;         // per value
-  std::vector<uint32_t> temporalLoop_;  // per value: innermost loop with a divergent exit around its definition
-  std::vector<bool> divergentBranch_;   // per block
-  std::vector<bool> divergentControl_;  // per block
+  // Flags as bytes, not std::vector<bool>: the sweeps test and set them per operand, and a byte is one load
+  // where a bit is a shift and a mask (the analysis was a sixth of the statistics' cost).
+  std::vector<uint8_t> divergent_;         // per value
+  std::vector<uint32_t> temporalLoop_;     // per value: innermost loop with a divergent exit around its definition
+  std::vector<uint8_t> divergentBranch_;   // per block
+  std::vector<uint8_t> divergentControl_;  // per block
 };
 
 }  // namespace crashtest::analysis
