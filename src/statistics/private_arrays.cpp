@@ -18,6 +18,15 @@ bool IsAccessChain(uint16_t op) {
 PrivateArrays FindPrivateArrays(const ir::Module& module, const analysis::LoopInfo& loops,
                                 const MachineModel& model) {
   const auto& blocks = module.function.blocks;
+  // Arrays live in Private globals and Function variables; after promotion to registers most shaders have
+  // neither, and need neither the per-value tables below nor the walk over every operand.
+  bool anyVariable = false;
+  for (const ir::Global& global : module.globals) anyVariable |= global.storageClass == spv::StorageClassPrivate;
+  for (const ir::Block& block : blocks) {
+    if (anyVariable) break;
+    for (const ir::Instruction& inst : block.instructions) anyVariable |= inst.op == spv::OpVariable;
+  }
+  if (!anyVariable) return PrivateArrays{};
 
   // Track every pointer back to its root variable; a non-constant index anywhere makes the root dynamic.
   std::vector<ir::ValueId> root(module.values.size(), ir::kNone);

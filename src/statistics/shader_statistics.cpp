@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "statistics/back_end_view.h"
@@ -47,6 +48,10 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
   const bool scalarUnit = model.scalarRegisterBudget != 0;
   uint64_t cycles = 0;
   issueCycles = 0;
+  // The model's latency of each kind, looked up once rather than per instruction.
+  constexpr size_t kLatencyKinds = static_cast<size_t>(LatencyKind::Atomic) + 1;
+  std::array<uint32_t, kLatencyKinds> latency{};
+  for (size_t k = 0; k < kLatencyKinds; ++k) latency[k] = LatencyOf(model.latency, static_cast<LatencyKind>(k));
   for (ir::BlockId b = 0; b < module.function.blocks.size(); ++b) {
     uint64_t blockCycles = 0, blockIssues = 0;
     MemoryUnit run = MemoryUnit::None;
@@ -94,7 +99,7 @@ void CountInstructions(const pipeline::CompiledShader& shader, const MachineMode
         if (unit != run && unit == MemoryUnit::Scalar) ++stats.scalarMemoryClauses;
         run = unit;
       }
-      blockCycles = SaturatingAdd(blockCycles, SaturatingMul(LatencyOf(model.latency, cost.latency), cost.issues));
+      blockCycles = SaturatingAdd(blockCycles, SaturatingMul(latency[static_cast<size_t>(cost.latency)], cost.issues));
       blockIssues = SaturatingAdd(blockIssues, issued);
     }
     cycles = SaturatingAdd(cycles, SaturatingMul(blockCycles, weights[b]));
