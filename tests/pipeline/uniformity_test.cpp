@@ -109,6 +109,26 @@ TEST(UniformityTest, ALoopLeftAtDifferentIterationsIsUniformInsideAndDivergentAf
   EXPECT_FALSE(u.InDivergentControl(0));
 }
 
+// The analysis stops sweeping once a sweep changes nothing that an earlier-visited instruction read; a phi reads
+// its back-edge value before the sweep reaches its definition, so a chain of such phis (here three, in one block)
+// must still be followed to its end.
+TEST(UniformityTest, DivergenceAroundABackEdgeReachesEveryPhiOfTheChain) {
+  pipeline::CompiledShader c =
+      MustCompile(CompilerTestWords("uniformity_loop_chain.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
+  const ir::Module& m = c.module;
+  Uniformity u = Uniformity::Build(m, c.postDominators, c.loops);
+  SCOPED_TRACE(ir::Print(m));
+  ASSERT_EQ(c.loops.loops().size(), 1u);
+  EXPECT_EQ(u.DivergentBranchCount(), 0u);
+  size_t uniform = 0, divergent = 0;
+  for (const ir::Instruction& inst : m.function.blocks[c.loops.loops()[0].header].instructions) {
+    if (inst.op != spv::OpPhi) break;
+    (u.IsUniform(inst.result) ? uniform : divergent)++;
+  }
+  EXPECT_EQ(uniform, 1u) << "the counter";
+  EXPECT_EQ(divergent, 3u) << "a, b and c";
+}
+
 // Over the corpus: compute shaders whose invocations read their own id have divergent values; a divergent branch
 // always has a divergent condition; the analysis is deterministic.
 TEST(UniformityTest, CorpusInvariants) {
