@@ -44,11 +44,20 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
       any = true;
     }
   if (!any) return;
+  // The per-value state of the walks below, one record per value (one allocation, and the fields read together
+  // for a composite on one cache line, where four separate tables were most of this function's cost).
+  constexpr uint32_t kNoUse = ~0u;
+  struct ValueState {
+    uint32_t lastRead = kNoUse;          // last non-phi reader in the block being walked
+    ir::BlockId liveOutOf = ir::kNone;  // the last block walked that the value lives out of
+    uint8_t onlyExtracted = 0;
+    uint8_t covered = 1;
+  };
+  std::vector<ValueState> state(module.values.size());
   // A composite only ever split into its components (every use an extract) is its components: it holds nothing of
   // its own, and its extracts (moved right after it, ir/passes/hoist_extracts.h) hold what is read.
-  std::vector<uint8_t> onlyExtracted(module.values.size(), 0);
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v)
-    if (sourceOf[v] != ir::kNone) onlyExtracted[sourceOf[v]] = 1;
+    if (sourceOf[v] != ir::kNone) state[sourceOf[v]].onlyExtracted = 1;
   for (ir::BlockId b = 0; b < blocks.size(); ++b)
     for (const ir::Instruction& inst : blocks[b].instructions) {
       auto operands = module.Operands(inst);
@@ -57,14 +66,14 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
         const ir::Value& composite = module.values[operands[0]];
         if (composite.kind == ir::ValueKind::Instruction &&
             (composite.owner != b || blocks[b].instructions[composite.index].op == spv::OpPhi))
-          onlyExtracted[operands[0]] = 0;
+          state[operands[0]].onlyExtracted = 0;
         continue;
       }
-      for (uint32_t k = 0; k < inst.valueCount; ++k) onlyExtracted[operands[k]] = 0;
+      for (uint32_t k = 0; k < inst.valueCount; ++k) state[operands[k]].onlyExtracted = 0;
     }
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v) {
-    if (onlyExtracted[v]) vectorComponents[v] = 0;
-    if (sourceOf[v] != ir::kNone && onlyExtracted[sourceOf[v]]) sourceOf[v] = ir::kNone;
+    if (state[v].onlyExtracted) vectorComponents[v] = 0;
+    if (sourceOf[v] != ir::kNone && state[sourceOf[v]].onlyExtracted) sourceOf[v] = ir::kNone;
   }
   // Whether a composite is live right after an instruction of block `b`: live out of the block, or read later in
   // it. One pass per block records each value's last reader there and marks its live-out values.
@@ -72,40 +81,36 @@ void FreeExtractsWithinTheirComposites(const ir::Module& module, const analysis:
     auto out = liveness.LiveOut(b);
     return std::find(out.begin(), out.end(), composite) != out.end();
   };
-  constexpr uint32_t kNoUse = ~0u;
-  std::vector<uint32_t> lastRead(module.values.size(), kNoUse);
-  std::vector<ir::BlockId> liveOutOf(module.values.size(), ir::kNone);
-  std::vector<uint8_t> covered(module.values.size(), 1);
   for (ir::BlockId b = 0; b < blocks.size(); ++b) {
     const auto& instructions = blocks[b].instructions;
-    for (ir::ValueId v : liveness.LiveOut(b)) liveOutOf[v] = b;
+    for (ir::ValueId v : liveness.LiveOut(b)) state[v].liveOutOf = b;
     for (uint32_t i = 0; i < instructions.size(); ++i) {
       if (instructions[i].op == spv::OpPhi) continue;  // a phi reads at the end of a predecessor
       auto operands = module.Operands(instructions[i]);
-      for (uint32_t k = 0; k < instructions[i].valueCount; ++k) lastRead[operands[k]] = i;
+      for (uint32_t k = 0; k < instructions[i].valueCount; ++k) state[operands[k]].lastRead = i;
     }
     for (uint32_t i = 0; i < instructions.size(); ++i) {
       const ir::Instruction& inst = instructions[i];
       auto operands = module.Operands(inst);
       for (uint32_t k = 0; k < inst.valueCount; ++k) {
         ir::ValueId v = operands[k];
-        if (sourceOf[v] == ir::kNone || !covered[v]) continue;
-        const ir::ValueId composite = sourceOf[v];
+        if (sourceOf[v] == ir::kNone || !state[v].covered) continue;
+        const ValueState& composite = state[sourceOf[v]];
         // A phi reads its operand at the end of the matching predecessor: the composite must be live out of it.
         bool live = inst.op == spv::OpPhi
-                        ? isLiveOut(composite, operands[inst.valueCount + k])
-                        : liveOutOf[composite] == b || (lastRead[composite] != kNoUse && lastRead[composite] > i);
-        if (!live) covered[v] = 0;
+                        ? isLiveOut(sourceOf[v], operands[inst.valueCount + k])
+                        : composite.liveOutOf == b || (composite.lastRead != kNoUse && composite.lastRead > i);
+        if (!live) state[v].covered = 0;
       }
     }
     for (const ir::Instruction& inst : instructions) {
       if (inst.op == spv::OpPhi) continue;
       auto operands = module.Operands(inst);
-      for (uint32_t k = 0; k < inst.valueCount; ++k) lastRead[operands[k]] = kNoUse;
+      for (uint32_t k = 0; k < inst.valueCount; ++k) state[operands[k]].lastRead = kNoUse;
     }
   }
   for (ir::ValueId v = 0; v < sourceOf.size(); ++v)
-    if (sourceOf[v] != ir::kNone && covered[v]) vectorComponents[v] = 0;
+    if (sourceOf[v] != ir::kNone && state[v].covered) vectorComponents[v] = 0;
 }
 
 // Channels of a storage image format (spv::ImageFormat); 4 for Unknown and the 64-bit formats (not trimmed).
