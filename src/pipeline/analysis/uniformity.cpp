@@ -81,14 +81,11 @@ class UniformityBuilder {
     temporalLoop_.assign(valueCount, kNone);
     divergentBranch_.assign(blocks_.size(), 0);
     divergentControl_.assign(blocks_.size(), 0);
-    join_.assign(blocks_.size(), 0);
-    regionDone_.assign(blocks_.size(), 0);
+    blockState_.assign(blocks_.size(), BlockState{});
     divergentExit_.assign(loops_.loops().size(), 0);
-    memoryDivergent_.assign(valueCount, 0);
     FindRoots();
-    readBeforeDefinition_.assign(valueCount, 0);
-    // Monotone: values, branches, joins and loop exits only ever become divergent, so this ends; shaders need
-    // two or three rounds (one more per loop-carried chain of divergence).
+    // Monotone: values, branches, joins and loop exits only ever become divergent, so this ends; the corpus's
+    // shaders need one or two rounds (one more per link of a loop-carried chain of divergence).
     for (bool changed = true; changed;) {
       changed = Sweep();
       changed |= MarkNewRegions();
@@ -113,15 +110,15 @@ class UniformityBuilder {
 
   // The variable (Function/Private/any global) a pointer points into, through access chains and copies.
   void FindRoots() {
-    root_.assign(module_.values.size(), kNone);
-    for (const ir::Global& global : module_.globals) root_[global.value] = global.value;
+    valueState_.assign(module_.values.size(), ValueState{});
+    for (const ir::Global& global : module_.globals) valueState_[global.value].root = global.value;
     // Blocks are in dominator order, so a pointer's base is seen before the pointer.
     for (const ir::Block& block : blocks_)
       for (const ir::Instruction& inst : block.instructions) {
         if (inst.result == kNone) continue;
-        if (inst.op == spv::OpVariable) root_[inst.result] = inst.result;
+        if (inst.op == spv::OpVariable) valueState_[inst.result].root = inst.result;
         else if ((IsAccessChain(inst.op) || inst.op == spv::OpCopyObject) && inst.valueCount > 0)
-          root_[inst.result] = root_[module_.Operands(inst)[0]];
+          valueState_[inst.result].root = valueState_[module_.Operands(inst)[0]].root;
       }
   }
 
@@ -137,7 +134,7 @@ class UniformityBuilder {
   bool LoadIsDivergent(ir::ValueId pointer, ir::BlockId block) const {
     if (DivergentAt(pointer, block)) return true;
     const uint32_t storageClass = StorageClassOf(pointer);
-    const ir::ValueId root = root_[pointer];
+    const ir::ValueId root = valueState_[pointer].root;
     switch (storageClass) {
       case spv::StorageClassInput: {
         if (root == kNone || module_.values[root].kind != ir::ValueKind::Global) return true;
@@ -145,7 +142,7 @@ class UniformityBuilder {
       }
       case spv::StorageClassOutput: return true;  // each invocation's own outputs
       case spv::StorageClassFunction: case spv::StorageClassPrivate:
-        return root == kNone || memoryDivergent_[root];
+        return root == kNone || valueState_[root].memoryDivergent;
       default:
         // Push constants, uniform and storage buffers, workgroup memory, descriptors: one memory for the whole
         // subgroup, so the same address reads the same value in every invocation.
@@ -156,10 +153,10 @@ class UniformityBuilder {
   // A store that can leave a per-invocation variable holding different values in different invocations.
   bool MarkStore(ir::ValueId pointer, bool divergentData, ir::BlockId block) {
     if (!IsPerInvocationMemory(StorageClassOf(pointer))) return false;
-    const ir::ValueId root = root_[pointer];
-    if (root == kNone || memoryDivergent_[root]) return false;
+    const ir::ValueId root = valueState_[pointer].root;
+    if (root == kNone || valueState_[root].memoryDivergent) return false;
     if (divergentData || DivergentAt(pointer, block) || divergentControl_[block]) {
-      memoryDivergent_[root] = 1;
+      valueState_[root].memoryDivergent = 1;
       return true;
     }
     return false;
@@ -173,7 +170,7 @@ class UniformityBuilder {
       return false;
     };
     if (inst.op == spv::OpPhi) {
-      if (join_[block]) return true;
+      if (blockState_[block].join) return true;
       for (uint32_t k = 0; k < inst.valueCount; ++k)
         if (DivergentAt(operands[k], operands[inst.valueCount + k])) return true;
       return false;
@@ -224,13 +221,14 @@ class UniformityBuilder {
         if (inst.result == kNone || divergent_[inst.result]) continue;
         if (ResultIsDivergent(inst, b)) {
           divergent_[inst.result] = 1;
-          changed |= readBeforeDefinition_[inst.result] != 0;
+          changed |= valueState_[inst.result].readBeforeDefinition != 0;
         } else if (inst.op == spv::OpPhi) {
           // Operands along a back edge (defined in this block or a later one) are read before the sweep reaches
           // them: if one becomes divergent, this phi needs another look.
           for (uint32_t k = 0; k < inst.valueCount; ++k) {
             const ir::Value& value = module_.values[operands[k]];
-            if (value.kind == ir::ValueKind::Instruction && value.owner >= b) readBeforeDefinition_[operands[k]] = 1;
+            if (value.kind == ir::ValueKind::Instruction && value.owner >= b)
+              valueState_[operands[k]].readBeforeDefinition = 1;
           }
         }
       }
@@ -249,25 +247,26 @@ class UniformityBuilder {
   bool MarkRegion(ir::BlockId branch) {
     bool changed = false;
     const ir::BlockId stop = postDominators_.ImmediateDominator(branch);  // kNone: the virtual exit
-    // Scratch kept across regions (a shader has a few divergent branches, each walk allocated its own).
-    std::vector<uint32_t>& regionPreds = regionPreds_;
-    std::vector<uint8_t>& visited = visited_;
-    regionPreds.assign(blocks_.size(), 0);
-    visited.assign(blocks_.size(), 0);
+    // The walk's scratch is cleared per region; the work list is kept across regions (each walk allocated its own).
+    for (BlockState& state : blockState_) {
+      state.regionPreds = 0;
+      state.visited = 0;
+    }
     std::vector<ir::BlockId>& work = work_;
     work.assign(1, branch);
-    visited[branch] = 1;
+    blockState_[branch].visited = 1;
     while (!work.empty()) {
       ir::BlockId x = work.back();
       work.pop_back();
       for (ir::BlockId s : blocks_[x].successors) {
         if (IsBackEdge(x, s)) continue;  // invocations still in the loop agree on its iteration
-        if (++regionPreds[s] == 2 && !join_[s]) {
-          join_[s] = 1;
+        BlockState& state = blockState_[s];
+        if (++state.regionPreds == 2 && !state.join) {
+          state.join = 1;
           changed = true;
         }
-        if (s == stop || visited[s]) continue;
-        visited[s] = 1;
+        if (s == stop || state.visited) continue;
+        state.visited = 1;
         if (!divergentControl_[s]) {
           divergentControl_[s] = 1;
           changed = true;
@@ -291,8 +290,8 @@ class UniformityBuilder {
   bool MarkNewRegions() {
     bool changed = false;
     for (ir::BlockId b = 0; b < blocks_.size(); ++b)
-      if (divergentBranch_[b] && !regionDone_[b]) {
-        regionDone_[b] = 1;
+      if (divergentBranch_[b] && !blockState_[b].regionDone) {
+        blockState_[b].regionDone = 1;
         changed |= MarkRegion(b);
       }
     return changed;
@@ -325,14 +324,25 @@ class UniformityBuilder {
   const std::vector<ir::Block>& blocks_;
   const DominatorTree& postDominators_;
   const LoopInfo& loops_;
-  std::vector<ir::ValueId> root_;
-  std::vector<uint8_t> readBeforeDefinition_;  // per value: a phi read it before the sweep reached it (Sweep)
-  std::vector<uint8_t> divergent_, memoryDivergent_;  // flags as bytes (uniformity.h)
+  // The builder's own per-value and per-block state, one record each: one allocation per table instead of one
+  // per field (allocations were a tenth of the statistics' time on a typical shader).
+  struct ValueState {
+    ir::ValueId root = kNone;          // the variable a pointer points into (FindRoots)
+    uint8_t memoryDivergent = 0;       // a variable: some invocations stored different values into it
+    uint8_t readBeforeDefinition = 0;  // a phi read it before the sweep reached it (Sweep)
+  };
+  struct BlockState {
+    uint32_t regionPreds = 0;  // MarkRegion's scratch: region edges into the block
+    uint8_t visited = 0;       // MarkRegion's scratch
+    uint8_t join = 0;          // two paths of a divergent branch's region meet here
+    uint8_t regionDone = 0;    // its divergent branch's region is marked
+  };
+  std::vector<ValueState> valueState_;
+  std::vector<BlockState> blockState_;
+  std::vector<uint8_t> divergent_;  // flags as bytes (uniformity.h)
   std::vector<uint32_t> temporalLoop_;
-  std::vector<uint8_t> divergentBranch_, divergentControl_, join_, regionDone_, divergentExit_;
+  std::vector<uint8_t> divergentBranch_, divergentControl_, divergentExit_;
   bool exitsChanged_ = false;  // divergentExit_ changed since UpdateTemporalLoops last ran
-  std::vector<uint32_t> regionPreds_;
-  std::vector<uint8_t> visited_;
   std::vector<ir::BlockId> work_;
 };
 
