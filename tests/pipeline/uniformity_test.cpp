@@ -114,7 +114,7 @@ TEST(UniformityTest, ALoopLeftAtDifferentIterationsIsUniformInsideAndDivergentAf
 // must still be followed to its end.
 TEST(UniformityTest, DivergenceAroundABackEdgeReachesEveryPhiOfTheChain) {
   pipeline::CompiledShader c =
-      MustCompile(CompilerTestWords("uniformity_loop_chain.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
+      MustCompile(CompilerTestWords("uniformity_loop_chain.frag.spv"), VK_SHADER_STAGE_FRAGMENT_BIT);
   const ir::Module& m = c.module;
   Uniformity u = Uniformity::Build(m, c.postDominators, c.loops);
   SCOPED_TRACE(ir::Print(m));
