@@ -3,20 +3,22 @@
 namespace crashtest::statistics {
 
 void StableHash::Add(std::span<const uint32_t> words) {
-  // The same bytes in the same order as AddByte per byte, with the word's four steps written out and the state in
-  // a local: the statistics hash the whole optimised SPIR-V, and the per-byte loop was a third of their cost.
   uint64_t state = state_;
-  for (uint32_t word : words) {
-    state = (state ^ (word & 0xffu)) * kPrime;
-    state = (state ^ ((word >> 8) & 0xffu)) * kPrime;
-    state = (state ^ ((word >> 16) & 0xffu)) * kPrime;
-    state = (state ^ (word >> 24)) * kPrime;
-  }
+  size_t i = 0;
+  for (; i + 1 < words.size(); i += 2) Mix(state, uint64_t{words[i]} | (uint64_t{words[i + 1]} << 32));
+  if (i < words.size()) Mix(state, uint64_t{words[i]} | (uint64_t{1} << 63));  // an odd count differs from padding
+  Mix(state, words.size());
   state_ = state;
 }
 
-void StableHash::Add(uint64_t value) {
-  for (int shift = 0; shift < 64; shift += 8) AddByte(static_cast<uint8_t>(value >> shift));
+uint64_t StableHash::Value() const {
+  uint64_t h = state_;  // MurmurHash3's fmix64
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
 }
 
 }  // namespace crashtest::statistics

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "statistics/representations.h"
+#include "statistics/stable_hash.h"
 #include "statistics/statistic_table.h"
 #include "statistics_fixture.h"
 #include "test_shaders.h"
@@ -207,6 +209,31 @@ TEST(Determinism, IdenticalSpirvGivesIdenticalStatistics) {
 
 TEST(Determinism, DifferentShadersHashDifferently) {
   EXPECT_NE(StatsOf("stats_loop_8.comp.spv", "default").hash, StatsOf("stats_loop_64.comp.spv", "default").hash);
+}
+
+TEST(Determinism, EveryInputBitReachesTheLow32BitsOfTheHash) {
+  // The radv dialect's "Hash" is the low 32 bits: a change in any bit of any word, and a word more or less, must
+  // show there. Values fixed by the algorithm: the same on every run, build and machine.
+  auto hashOf = [](std::vector<uint32_t> words) {
+    statistics::StableHash hash;
+    hash.Add(words);
+    return hash.Value();
+  };
+  const std::vector<uint32_t> base = {0x07230203u, 0x00010600u, 0u, 42u, 7u};
+  const uint64_t reference = hashOf(base);
+  std::set<uint32_t> low = {static_cast<uint32_t>(reference)};
+  for (size_t w = 0; w < base.size(); ++w)
+    for (int bit = 0; bit < 32; ++bit) {
+      std::vector<uint32_t> changed = base;
+      changed[w] ^= 1u << bit;
+      low.insert(static_cast<uint32_t>(hashOf(changed)));
+    }
+  EXPECT_EQ(low.size(), 1u + base.size() * 32u);
+  std::vector<uint32_t> longer = base;
+  longer.push_back(0u);
+  EXPECT_NE(static_cast<uint32_t>(hashOf(longer)), static_cast<uint32_t>(reference));
+  EXPECT_NE(hashOf({}), hashOf({0u}));
+  EXPECT_EQ(hashOf(base), reference);
 }
 
 class CorpusStatistics : public ::testing::TestWithParam<CorpusShader> {};
