@@ -4,6 +4,8 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <string>
+
 #include "pipeline/analysis/uniformity.h"
 #include "pipeline/compiler.h"
 #include "pipeline/ir/printer.h"
@@ -22,6 +24,18 @@ pipeline::CompiledShader MustCompile(const std::vector<uint32_t>& words, VkShade
   EXPECT_TRUE(pipeline::Compile(words, options, &compiled, &error)) << error.message;
   return compiled;
 }
+
+// A purpose-built shader with one loop, compiled and analysed; `Loop()` is that loop.
+struct OneLoopShader {
+  OneLoopShader(const std::string& file, VkShaderStageFlagBits stage)
+      : compiled(MustCompile(CompilerTestWords(file), stage)),
+        uniformity(Uniformity::Build(compiled.module, compiled.postDominators, compiled.loops)) {
+    EXPECT_EQ(compiled.loops.loops().size(), 1u) << ir::Print(compiled.module);
+  }
+  const analysis::Loop& Loop() const { return compiled.loops.loops().at(0); }
+  pipeline::CompiledShader compiled;
+  Uniformity uniformity;
+};
 
 struct Found {
   ir::BlockId block = ir::kNone;
@@ -87,16 +101,13 @@ TEST(UniformityTest, SourcesOfDivergenceAndWhatStaysUniform) {
 }
 
 TEST(UniformityTest, ALoopLeftAtDifferentIterationsIsUniformInsideAndDivergentAfter) {
-  pipeline::CompiledShader c =
-      MustCompile(CompilerTestWords("uniformity_loop_exit.comp.spv"), VK_SHADER_STAGE_COMPUTE_BIT);
-  const ir::Module& m = c.module;
-  Uniformity u = Uniformity::Build(m, c.postDominators, c.loops);
-  SCOPED_TRACE(ir::Print(m));
-  ASSERT_EQ(c.loops.loops().size(), 1u);
-  const analysis::Loop& loop = c.loops.loops()[0];
+  const OneLoopShader shader("uniformity_loop_exit.comp.spv", VK_SHADER_STAGE_COMPUTE_BIT);
+  ASSERT_EQ(shader.compiled.loops.loops().size(), 1u);
+  const Uniformity& u = shader.uniformity;
+  const analysis::Loop& loop = shader.Loop();
   EXPECT_EQ(u.DivergentBranchCount(), 1u);
   size_t counters = 0;
-  for (const ir::Instruction& inst : m.function.blocks[loop.header].instructions) {
+  for (const ir::Instruction& inst : shader.compiled.module.function.blocks[loop.header].instructions) {
     if (inst.op != spv::OpPhi) break;
     ++counters;
     EXPECT_TRUE(u.IsUniform(inst.result));
@@ -113,15 +124,12 @@ TEST(UniformityTest, ALoopLeftAtDifferentIterationsIsUniformInsideAndDivergentAf
 // its back-edge value before the sweep reaches its definition, so a chain of such phis (here three, in one block)
 // must still be followed to its end.
 TEST(UniformityTest, DivergenceAroundABackEdgeReachesEveryPhiOfTheChain) {
-  pipeline::CompiledShader c =
-      MustCompile(CompilerTestWords("uniformity_loop_chain.frag.spv"), VK_SHADER_STAGE_FRAGMENT_BIT);
-  const ir::Module& m = c.module;
-  Uniformity u = Uniformity::Build(m, c.postDominators, c.loops);
-  SCOPED_TRACE(ir::Print(m));
-  ASSERT_EQ(c.loops.loops().size(), 1u);
+  const OneLoopShader shader("uniformity_loop_chain.frag.spv", VK_SHADER_STAGE_FRAGMENT_BIT);
+  ASSERT_EQ(shader.compiled.loops.loops().size(), 1u);
+  const Uniformity& u = shader.uniformity;
   EXPECT_EQ(u.DivergentBranchCount(), 0u);
   size_t uniform = 0, divergent = 0;
-  for (const ir::Instruction& inst : m.function.blocks[c.loops.loops()[0].header].instructions) {
+  for (const ir::Instruction& inst : shader.compiled.module.function.blocks[shader.Loop().header].instructions) {
     if (inst.op != spv::OpPhi) break;
     (u.IsUniform(inst.result) ? uniform : divergent)++;
   }
