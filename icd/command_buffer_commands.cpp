@@ -160,25 +160,42 @@ VKAPI_ATTR void VKAPI_CALL DestroyCommandPool(VkDevice, VkCommandPool commandPoo
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice, VkCommandPool commandPool, VkCommandPoolResetFlags flags) {
   return Guarded("vkResetCommandPool", [&] {
-    FromHandle(commandPool)->Reset(flags);
+    CommandPool* pool =
+        CommandPool::Live(commandPool, "vkResetCommandPool", "VUID-vkResetCommandPool-commandPool-parameter");
+    if (pool == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
+    pool->Reset(flags);
     return VK_SUCCESS;
   });
 }
 
 VKAPI_ATTR void VKAPI_CALL TrimCommandPool(VkDevice, VkCommandPool commandPool, VkCommandPoolTrimFlags) {
-  GuardedVoid("vkTrimCommandPool", [&] { FromHandle(commandPool)->Trim(); });
+  GuardedVoid("vkTrimCommandPool", [&] {
+    if (CommandPool* pool =
+            CommandPool::Live(commandPool, "vkTrimCommandPool", "VUID-vkTrimCommandPool-commandPool-parameter"))
+      pool->Trim();
+  });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice, const VkCommandBufferAllocateInfo* pAllocateInfo,
                                                       VkCommandBuffer* pCommandBuffers) {
-  return Guarded("vkAllocateCommandBuffers",
-                 [&] { return FromHandle(pAllocateInfo->commandPool)->Allocate(*pAllocateInfo, pCommandBuffers); });
+  return Guarded("vkAllocateCommandBuffers", [&] {
+    CommandPool* pool = CommandPool::Live(pAllocateInfo->commandPool, "vkAllocateCommandBuffers",
+                                          "VUID-VkCommandBufferAllocateInfo-commandPool-parameter");
+    if (pool == nullptr) {
+      for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) pCommandBuffers[i] = VK_NULL_HANDLE;
+      return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
+    return pool->Allocate(*pAllocateInfo, pCommandBuffers);
+  });
 }
 
 VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice, VkCommandPool commandPool, uint32_t commandBufferCount,
                                               const VkCommandBuffer* pCommandBuffers) {
   GuardedVoid("vkFreeCommandBuffers", [&] {
-    for (uint32_t i = 0; i < commandBufferCount; ++i) FromHandle(commandPool)->Free(FromHandle(pCommandBuffers[i]));
+    CommandPool* pool =
+        CommandPool::Live(commandPool, "vkFreeCommandBuffers", "VUID-vkFreeCommandBuffers-commandPool-parameter");
+    if (pool == nullptr) return;
+    for (uint32_t i = 0; i < commandBufferCount; ++i) pool->Free(FromHandle(pCommandBuffers[i]));
   });
 }
 

@@ -4,6 +4,8 @@
 
 #include "command/command_buffer.h"
 #include "common/allocation.h"
+#include "common/live_objects.h"
+#include "common/log.h"
 #include "common/result.h"
 #include "device/device.h"
 #include "device/physical_device.h"
@@ -35,12 +37,30 @@ VkResult CommandPool::Create(Device& device, const VkCommandPoolCreateInfo& info
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, device.allocator());
   auto* pool = NewObject<CommandPool>(callbacks, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, device, info, callbacks);
   if (pool == nullptr) return ReportError(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateCommandPool: allocation failed");
+  live_objects::Add(pool, {VK_OBJECT_TYPE_COMMAND_POOL, pool->header.id, 0});
   *out = ToHandle(pool);
   return VK_SUCCESS;
 }
 
+CommandPool* CommandPool::Live(VkCommandPool handle, const char* command, const char* vuid) {
+  CommandPool* pool = FromHandle(handle);
+  const live_objects::State state = live_objects::Find(pool, VK_OBJECT_TYPE_COMMAND_POOL);
+  if (state == live_objects::State::Live) [[likely]] return pool;
+  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: %p is not a live command pool%s (%s)", command,
+              static_cast<void*>(handle), state == live_objects::State::Destroyed ? " (destroyed)" : "", vuid);
+  return nullptr;
+}
+
 void CommandPool::Destroy(CommandPool* pool, const VkAllocationCallbacks* allocator) {
   if (pool == nullptr) return;
+  // "commandPool must be a valid VkCommandPool handle" (VUID-vkDestroyCommandPool-commandPool-parameter): a second
+  // destruction would free the pool and its command buffers twice.
+  if (!live_objects::Remove(pool, VK_OBJECT_TYPE_COMMAND_POOL)) {
+    CT_ERROR("vkDestroyCommandPool: %p is not a live command pool (destroyed already?) "
+             "(VUID-vkDestroyCommandPool-commandPool-parameter); ignored",
+             static_cast<void*>(ToHandle(pool)));
+    return;
+  }
   // The pool's own storage came from the callbacks it was created with, which it keeps a copy of.
   VkAllocationCallbacks copy{};
   const VkAllocationCallbacks* callbacks = ChooseAllocator(allocator, pool->allocator());
@@ -73,10 +93,16 @@ VkResult CommandPool::Allocate(const VkCommandBufferAllocateInfo& info, VkComman
 void CommandPool::Free(CommandBuffer* commandBuffer) {
   if (commandBuffer == nullptr) return;
   auto it = std::find(buffers_.begin(), buffers_.end(), commandBuffer);
-  if (it != buffers_.end()) {
-    *it = buffers_.back();
-    buffers_.pop_back();
+  // "each element of which must either be a valid handle or NULL" (VUID-vkFreeCommandBuffers-pCommandBuffers-
+  // 00048): a buffer freed already (or of another pool) would be freed twice.
+  if (it == buffers_.end()) [[unlikely]] {
+    CT_ERROR("vkFreeCommandBuffers: %p is not a live command buffer of pool %llu (freed already?) "
+             "(VUID-vkFreeCommandBuffers-pCommandBuffers-00048); ignored",
+             static_cast<void*>(ToHandle(commandBuffer)), static_cast<unsigned long long>(header.id));
+    return;
   }
+  *it = buffers_.back();
+  buffers_.pop_back();
   CommandBuffer::Free(commandBuffer, "vkFreeCommandBuffers");
 }
 

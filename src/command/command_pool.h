@@ -23,6 +23,9 @@ class CommandPool : public Object {
   // Frees every command buffer still allocated from the pool ("When a pool is destroyed, all command buffers
   // allocated from the pool are freed", vkDestroyCommandPool).
   static void Destroy(CommandPool* pool, const VkAllocationCallbacks* allocator);
+  // The pool behind `handle` if it is a live one; else null, with the error logged naming `command` and `vuid`
+  // ("commandPool must be a valid VkCommandPool handle"): a destroyed pool's memory is gone, nothing of it is read.
+  static CommandPool* Live(VkCommandPool handle, const char* command, const char* vuid);
 
   VkResult Allocate(const VkCommandBufferAllocateInfo& info, VkCommandBuffer* out);
   void Free(CommandBuffer* commandBuffer);

@@ -1,5 +1,5 @@
 // The objects the application may still name (issue 18): buffers, images, image views, buffer views, samplers,
-// memory objects, fences, query pools, descriptor pools, render passes and framebuffers are registered at creation and removed at destruction, so that
+// memory objects, fences, query pools, descriptor pools, command pools, render passes and framebuffers are registered at creation and removed at destruction, so that
 // - a second vkDestroy* / vkFreeMemory of the same handle is recognised as stale, logged with its VUID and ignored
 //   instead of freeing memory twice;
 // - the queues can tell, before touching a resource a command names, whether it was destroyed meanwhile (a use

@@ -1,6 +1,7 @@
 // Misuse the driver detects cheaply (issue 18): each broken valid-usage rule is logged with its VUID and answered
 // with VK_ERROR_VALIDATION_FAILED_EXT — by the command itself when it returns a result, else by
 // vkEndCommandBuffer — and never executes.
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -220,6 +221,43 @@ TEST_F(MisuseTest, FreeingOrResettingAPendingCommandBufferIsLoggedAndTheWorkComp
     vkDestroyFence(device_, fence, nullptr);
     vkDestroyEvent(device_, event, nullptr);
   }
+}
+
+// Command pools and their buffers: a second vkFreeCommandBuffers of a buffer or vkDestroyCommandPool of a pool is
+// logged and ignored (a double free before), and a destroyed pool is an error for every command that names it,
+// without reading its freed memory.
+TEST_F(MisuseTest, StaleCommandPoolsAndBuffers) {
+  VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  info.queueFamilyIndex = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(device_, &info, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 2};
+  VkCommandBuffer buffers[2] = {};
+  ASSERT_EQ(vkAllocateCommandBuffers(device_, &allocate, buffers), VK_SUCCESS);
+  ::testing::internal::CaptureStderr();
+  vkFreeCommandBuffers(device_, pool, 1, &buffers[0]);
+  vkFreeCommandBuffers(device_, pool, 1, &buffers[0]);
+  std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("VUID-vkFreeCommandBuffers-pCommandBuffers-00048"), std::string::npos) << log;
+
+  vkDestroyCommandPool(device_, pool, nullptr);  // frees buffers[1] with it
+  ::testing::internal::CaptureStderr();
+  vkDestroyCommandPool(device_, pool, nullptr);
+  vkFreeCommandBuffers(device_, pool, 1, &buffers[1]);
+  vkTrimCommandPool(device_, pool, 0);
+  EXPECT_EQ(vkResetCommandPool(device_, pool, 0), VK_ERROR_VALIDATION_FAILED_EXT);
+  VkCommandBuffer fresh = reinterpret_cast<VkCommandBuffer>(uintptr_t{0x1234});
+  allocate.commandBufferCount = 1;
+  EXPECT_EQ(vkAllocateCommandBuffers(device_, &allocate, &fresh), VK_ERROR_VALIDATION_FAILED_EXT);
+  EXPECT_EQ(fresh, VK_NULL_HANDLE);
+  log = ::testing::internal::GetCapturedStderr();
+  for (const char* vuid : {"VUID-vkDestroyCommandPool-commandPool-parameter",
+                           "VUID-vkFreeCommandBuffers-commandPool-parameter",
+                           "VUID-vkTrimCommandPool-commandPool-parameter",
+                           "VUID-vkResetCommandPool-commandPool-parameter",
+                           "VUID-VkCommandBufferAllocateInfo-commandPool-parameter"})
+    EXPECT_NE(log.find(vuid), std::string::npos) << vuid << "\n" << log;
 }
 
 }  // namespace
