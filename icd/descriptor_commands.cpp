@@ -1,8 +1,6 @@
 // Descriptor set layouts, pools, sets, updates, update templates and pipeline layouts.
 #include "common/allocation.h"
 #include "common/live_objects.h"
-#include "common/log.h"
-#include "common/result.h"
 #include "descriptor/descriptor_pool.h"
 #include "descriptor/descriptor_set.h"
 #include "descriptor/descriptor_set_layout.h"
@@ -58,11 +56,9 @@ namespace {
 // error logged, for a handle that is not a live pool.
 DescriptorPool* LivePool(VkDescriptorPool handle, const char* command, const char* vuid) {
   DescriptorPool* pool = FromHandle(handle);
-  const live_objects::State state = live_objects::Find(pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL);
-  if (state == live_objects::State::Live) [[likely]] return pool;
-  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: %p is not a live descriptor pool%s (%s)", command,
-              static_cast<void*>(handle), state == live_objects::State::Destroyed ? " (destroyed)" : "", vuid);
-  return nullptr;
+  return live_objects::RequireLive(pool, handle, VK_OBJECT_TYPE_DESCRIPTOR_POOL, command, "descriptor pool", vuid)
+             ? pool
+             : nullptr;
 }
 
 }  // namespace

@@ -44,11 +44,8 @@ VkResult CommandPool::Create(Device& device, const VkCommandPoolCreateInfo& info
 
 CommandPool* CommandPool::Live(VkCommandPool handle, const char* command, const char* vuid) {
   CommandPool* pool = FromHandle(handle);
-  const live_objects::State state = live_objects::Find(pool, VK_OBJECT_TYPE_COMMAND_POOL);
-  if (state == live_objects::State::Live) [[likely]] return pool;
-  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: %p is not a live command pool%s (%s)", command,
-              static_cast<void*>(handle), state == live_objects::State::Destroyed ? " (destroyed)" : "", vuid);
-  return nullptr;
+  return live_objects::RequireLive(pool, handle, VK_OBJECT_TYPE_COMMAND_POOL, command, "command pool", vuid) ? pool
+                                                                                                              : nullptr;
 }
 
 void CommandPool::Destroy(CommandPool* pool, const VkAllocationCallbacks* allocator) {

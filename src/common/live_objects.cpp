@@ -1,5 +1,7 @@
 #include "common/live_objects.h"
 
+#include "common/result.h"
+
 #include <deque>
 #include <mutex>
 #include <unordered_map>
@@ -75,6 +77,15 @@ State Find(const void* object, VkObjectType type, Entry* out) {
     return State::Destroyed;
   }
   return State::Unknown;
+}
+
+bool RequireLive(const void* object, const void* handle, VkObjectType type, const char* command, const char* what,
+                 const char* vuid) {
+  const State state = Find(object, type);
+  if (state == State::Live) [[likely]] return true;
+  ReportError(VK_ERROR_VALIDATION_FAILED_EXT, "%s: %p is not a live %s%s (%s)", command, handle, what,
+              state == State::Destroyed ? " (destroyed)" : "", vuid);
+  return false;
 }
 
 }  // namespace crashtest::live_objects

@@ -30,5 +30,9 @@ void SetAddress(const void* object, VkDeviceAddress address);
 bool Remove(const void* object, VkObjectType type);
 // Whether `object` is a live object of `type`, was one and was destroyed (then *out says what it was), or neither.
 State Find(const void* object, VkObjectType type, Entry* out = nullptr);
+// Whether `object` is a live object of `type`; if not, logs the error "`command`: HANDLE is not a live `what`
+// [(destroyed)] (`vuid`)", for a command that must not read a stale handle's memory.
+bool RequireLive(const void* object, const void* handle, VkObjectType type, const char* command, const char* what,
+                 const char* vuid);
 
 }  // namespace crashtest::live_objects
